@@ -1,0 +1,3 @@
+from pytorch_insight.cli import main
+
+main()

@@ -1,0 +1,69 @@
+"""Run the configured sources over one window and record how each of them did."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import ExitStack
+
+from pytorch_insight.config import Settings
+from pytorch_insight.clock import Clock
+from pytorch_insight.http import HttpClient
+from pytorch_insight.model import CoverageStatus, SourceStatus
+from pytorch_insight.sources import Progress, Source
+from pytorch_insight.sources.github import GitHubSource
+from pytorch_insight.store import Store
+from pytorch_insight.window import Window
+
+SOURCE_NAMES = ("github",)
+
+
+def github_client(settings: Settings, store: Store, clock: Clock | None = None) -> HttpClient:
+    headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+    if settings.github_token:
+        headers["Authorization"] = f"Bearer {settings.github_token.get_secret_value()}"
+    return HttpClient(
+        base_url=settings.github_api_url,
+        headers=headers,
+        user_agent=settings.http.user_agent,
+        timeout=settings.http.timeout,
+        max_attempts=settings.http.max_attempts,
+        max_rate_limit_wait=settings.http.max_rate_limit_wait,
+        clock=clock,
+        cache=store,
+    )
+
+
+def build_sources(settings: Settings, store: Store, stack: ExitStack, names: Sequence[str] = SOURCE_NAMES,
+                  clock: Clock | None = None) -> list[Source]:
+    """The named sources, their HTTP clients closed when `stack` closes."""
+    sources: list[Source] = []
+    for name in names:
+        if name == "github":
+            client = stack.enter_context(github_client(settings, store, clock))
+            sources.append(GitHubSource(client, settings.profile, store.get_items, has_token=bool(settings.github_token)))
+    return sources
+
+
+def run_collection(store: Store, sources: Sequence[Source], window: Window, progress: Progress,
+                   profile: str, arguments: dict[str, object]) -> list[SourceStatus]:
+    """Fetch every source in turn; one failing source never stops the others."""
+    run_id = store.start_run("collect", profile, window.since.isoformat(), window.until.isoformat(), arguments)
+    statuses: list[SourceStatus] = []
+    try:
+        for source in sources:
+            status = source.fetch(window, store.save_items, progress)
+            store.save_source_status(run_id, status, window.since.isoformat(), window.until.isoformat())
+            statuses.append(status)
+    except BaseException:
+        store.finish_run(run_id, "interrupted", sum(s.requests for s in statuses), "stopped before the end")
+        raise
+    store.finish_run(run_id, overall_status(statuses), sum(s.requests for s in statuses),
+                     "; ".join(f"{s.name}: {s.note}" for s in statuses if s.note))
+    return statuses
+
+
+def overall_status(statuses: Sequence[SourceStatus]) -> str:
+    kinds = {status.status for status in statuses}
+    if CoverageStatus.FAILED in kinds:
+        return "failed" if kinds == {CoverageStatus.FAILED} else "partial"
+    return "partial" if CoverageStatus.PARTIAL in kinds else "ok"

@@ -1,0 +1,167 @@
+"""Settings from the profile TOML, the user config file, the environment and the command line."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+import platformdirs
+from pydantic import BaseModel, Field, SecretStr, ValidationError
+
+from pytorch_insight.errors import ConfigError
+
+APP_NAME = "pytorch-insight"
+DEFAULT_PROFILE = "pytorch"
+DEFAULT_GITHUB_API_URL = "https://api.github.com"
+
+
+class LocalizedText(BaseModel):
+    zh: str
+    en: str
+
+
+class GitHubProfile(BaseModel):
+    repositories: list[str]
+    optional_repositories: list[str] = Field(default_factory=list)
+    merge_bots: list[str] = Field(default_factory=list)
+    merged_labels: list[str] = Field(default_factory=list)
+    landed_pattern: str = r"Pull Request resolved:\s*https?://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/pull/(?P<number>\d+)"
+    rfc_title_tags: list[str] = Field(default_factory=lambda: ["[RFC]"])
+    rfc_labels: list[str] = Field(default_factory=lambda: ["RFC"])
+
+
+class AreaRule(BaseModel):
+    """A focus area and the evidence that puts an item into it (used by classification)."""
+
+    id: str
+    name: LocalizedText
+    labels: list[str] = Field(default_factory=list)
+    title_tags: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    paths: list[str] = Field(default_factory=list)
+    owners: list[str] = Field(default_factory=list)
+
+
+class Contributor(BaseModel):
+    login: str
+    name: str
+    team: str
+
+
+class Reader(BaseModel):
+    id: str
+    role: LocalizedText
+    area_weights: dict[str, float] = Field(default_factory=dict)
+    watch_paths: list[str] = Field(default_factory=list)
+    watch_people: list[str] = Field(default_factory=list)
+    watch_keywords: list[str] = Field(default_factory=list)
+    values: list[str] = Field(default_factory=list)
+
+
+class Profile(BaseModel):
+    name: str
+    title: LocalizedText
+    github: GitHubProfile
+    bots: list[str] = Field(default_factory=list)
+    bot_suffixes: list[str] = Field(default_factory=lambda: ["[bot]"])
+    areas: list[AreaRule] = Field(default_factory=list)
+    teams: dict[str, LocalizedText] = Field(default_factory=dict)
+    contributors: list[Contributor] = Field(default_factory=list)
+    readers: list[Reader] = Field(default_factory=list)
+    default_reader: str = "generalist"
+
+    def is_bot(self, login: str | None) -> bool:
+        if not login:
+            return False
+        lowered = login.lower()
+        return lowered in {bot.lower() for bot in self.bots} or lowered.endswith(tuple(self.bot_suffixes))
+
+
+class HttpSettings(BaseModel):
+    timeout: float = 30.0
+    max_attempts: int = 5
+    max_rate_limit_wait: float = 300.0
+    user_agent: str = f"{APP_NAME} (+https://github.com/pytorch-insight)"
+
+
+class Settings(BaseModel):
+    """Everything a command needs; secrets are SecretStr so they never print."""
+
+    profile: Profile
+    db: str
+    github_api_url: str = DEFAULT_GITHUB_API_URL
+    github_token: SecretStr | None = None
+    http: HttpSettings = Field(default_factory=HttpSettings)
+
+
+def default_db_path() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "insight.db"
+
+
+def default_config_path() -> Path:
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def _read_toml(path: Path, what: str) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{what} {path} is not valid TOML: {exc}") from None
+
+
+def available_profiles() -> list[str]:
+    folder = resources.files("pytorch_insight") / "profiles"
+    return sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml"))
+
+
+def load_profile(name_or_path: str) -> Profile:
+    """A profile by shipped name (``pytorch``) or by path to a TOML file."""
+    path = Path(name_or_path)
+    if name_or_path.endswith(".toml") or path.exists():
+        data = _read_toml(path, "profile")
+    elif name_or_path in available_profiles():
+        shipped = resources.files("pytorch_insight") / "profiles" / f"{name_or_path}.toml"
+        data = tomllib.loads(shipped.read_text(encoding="utf-8"))
+    else:
+        known = ", ".join(available_profiles())
+        raise ConfigError(f"unknown profile {name_or_path!r} (shipped profiles: {known}; or give a path to a .toml file)")
+    try:
+        return Profile.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ConfigError(f"profile {name_or_path!r} is invalid at {where}: {first['msg']}") from None
+
+
+def load_settings(
+    *,
+    profile: str | None = None,
+    db: str | None = None,
+    config_file: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Settings:
+    """Command line beats environment, environment beats the config file, the file beats defaults."""
+    env = os.environ if env is None else env
+    explicit = config_file is not None
+    path = Path(config_file) if explicit else default_config_path()
+    file_data: dict[str, Any] = _read_toml(path, "config file") if explicit or path.exists() else {}
+    github = file_data.get("github", {})
+    token = env.get("GITHUB_TOKEN") or None
+    try:
+        return Settings(
+            profile=load_profile(profile or file_data.get("profile") or DEFAULT_PROFILE),
+            db=db or file_data.get("db") or str(default_db_path()),
+            github_api_url=(env.get("GITHUB_API_URL") or github.get("api_url") or DEFAULT_GITHUB_API_URL).rstrip("/"),
+            github_token=SecretStr(token) if token else None,
+            http=HttpSettings.model_validate(file_data.get("http", {})),
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ConfigError(f"config file {path} is invalid at {where}: {first['msg']}") from None

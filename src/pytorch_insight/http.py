@@ -1,0 +1,231 @@
+"""The one HTTP client every source uses.
+
+It owns timeouts, jittered retries (tenacity) on 5xx / connection errors / truncated bodies,
+both kinds of rate limit, conditional requests against stored validators, the User-Agent,
+and the per-source request counts. Time comes from an injected clock, so tests never sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from typing import Any, Protocol
+
+import httpx
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
+from pytorch_insight.clock import Clock, SystemClock
+from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Throttled, TransientError, Unauthorized
+
+log = logging.getLogger(__name__)
+
+# GitHub asks clients to wait at least a minute after a secondary limit that names no wait.
+DEFAULT_SECONDARY_WAIT = 60.0
+
+
+class CachedPage:
+    """A response body kept with its validators, replayed when the server answers 304."""
+
+    def __init__(self, body: str, links: dict[str, str], etag: str | None, last_modified: str | None) -> None:
+        self.body = body
+        self.links = links
+        self.etag = etag
+        self.last_modified = last_modified
+
+
+class ValidatorCache(Protocol):
+    def get_cached(self, url: str) -> CachedPage | None: ...
+
+    def put_cached(self, url: str, page: CachedPage) -> None: ...
+
+
+@dataclass
+class RequestStats:
+    """What one source spent: every request sent, and how many came back 304 (free on GitHub)."""
+
+    requests: int = 0
+    not_modified: int = 0
+    retries: int = 0
+
+    @property
+    def charged(self) -> int:
+        return self.requests - self.not_modified
+
+
+@dataclass
+class Page:
+    data: Any
+    links: dict[str, str] = field(default_factory=dict)
+    status: int = 200
+    from_cache: bool = False
+
+
+def parse_link_header(value: str | None) -> dict[str, str]:
+    """``<url>; rel="next", <url>; rel="last"`` -> {"next": url, "last": url}."""
+    links: dict[str, str] = {}
+    for part in (value or "").split(","):
+        segments = part.split(";")
+        target = segments[0].strip()
+        if not (target.startswith("<") and target.endswith(">")):
+            continue
+        for param in segments[1:]:
+            key, _, rel = param.strip().partition("=")
+            if key.strip() == "rel":
+                for name in rel.strip().strip('"').split():
+                    links[name] = target[1:-1]
+    return links
+
+
+class HttpClient:
+    def __init__(
+        self,
+        *,
+        base_url: str = "",
+        headers: Mapping[str, str] | None = None,
+        user_agent: str,
+        timeout: float = 30.0,
+        max_attempts: int = 5,
+        max_rate_limit_wait: float = 300.0,
+        clock: Clock | None = None,
+        cache: ValidatorCache | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.clock = clock or SystemClock()
+        self.cache = cache
+        self.max_attempts = max_attempts
+        self.max_rate_limit_wait = max_rate_limit_wait
+        self._client = httpx.Client(
+            base_url=base_url,
+            headers={"User-Agent": user_agent, **(headers or {})},
+            timeout=timeout,
+            transport=transport,
+            follow_redirects=True,
+        )
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> HttpClient:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def get_json(self, url: str, stats: RequestStats, params: Mapping[str, Any] | None = None,
+                 headers: Mapping[str, str] | None = None) -> Page:
+        """GET a JSON document, retrying what is worth retrying; raises RemoteError subclasses."""
+        retrying = Retrying(
+            retry=retry_if_exception_type((TransientError, Throttled)),
+            stop=stop_after_attempt(self.max_attempts),
+            wait=self._wait,
+            sleep=self.clock.sleep,
+            before_sleep=lambda _state: setattr(stats, "retries", stats.retries + 1),
+            reraise=True,
+        )
+        return retrying(self._get_once, url, stats, params, headers)
+
+    def iter_pages(self, url: str, stats: RequestStats, params: Mapping[str, Any] | None = None) -> Iterator[Page]:
+        """The first page and every page after it through Link ``rel="next"``."""
+        page = self.get_json(url, stats, params=params)
+        yield page
+        while "next" in page.links:
+            page = self.get_json(page.links["next"], stats)
+            yield page
+
+    def _wait(self, state: RetryCallState) -> float:
+        error = state.outcome.exception() if state.outcome else None
+        if isinstance(error, Throttled):
+            return error.retry_after
+        return wait_random_exponential(multiplier=1, max=60)(state)
+
+    def _get_once(self, url: str, stats: RequestStats, params: Mapping[str, Any] | None,
+                  headers: Mapping[str, str] | None) -> Page:
+        request = self._client.build_request("GET", url, params=params, headers=headers)
+        key = str(request.url)
+        cached = self.cache.get_cached(key) if self.cache else None
+        if cached:
+            if cached.etag:
+                request.headers["If-None-Match"] = cached.etag
+            if cached.last_modified:
+                request.headers["If-Modified-Since"] = cached.last_modified
+        stats.requests += 1
+        try:
+            response = self._client.send(request)
+        except httpx.TimeoutException as exc:
+            raise TransientError(f"timed out: {_describe(request)} ({type(exc).__name__})") from None
+        except httpx.TransportError as exc:
+            raise TransientError(f"connection failed: {_describe(request)} ({type(exc).__name__})") from None
+        log.debug("GET %s -> %s", _describe(request), response.status_code)
+        if response.status_code == 304 and cached:
+            stats.not_modified += 1
+            return Page(json.loads(cached.body), cached.links, 304, from_cache=True)
+        self._raise_for_status(response)
+        try:
+            data = response.json()
+        except ValueError:
+            raise TransientError(f"truncated or invalid JSON from {_describe(request)}", response.status_code) from None
+        links = parse_link_header(response.headers.get("Link"))
+        etag, modified = response.headers.get("ETag"), response.headers.get("Last-Modified")
+        if self.cache and (etag or modified):
+            self.cache.put_cached(key, CachedPage(response.text, links, etag, modified))
+        return Page(data, links, response.status_code)
+
+    def _raise_for_status(self, response: httpx.Response) -> None:
+        status = response.status_code
+        if status < 400:
+            return
+        where = _describe(response.request)
+        message = _message(response)
+        if status == 401:
+            raise Unauthorized(f"credentials rejected (401) by {where}: {message}", status)
+        if status == 404:
+            raise NotFound(f"not found (404): {where}", status)
+        if status in (403, 429):
+            self._raise_rate_limit(response, where, message)
+        if status >= 500 or status in (408, 425):
+            raise TransientError(f"server error {status} from {where}", status)
+        raise RemoteError(f"HTTP {status} from {where}: {message}", status)
+
+    def _raise_rate_limit(self, response: httpx.Response, where: str, message: str) -> None:
+        status = response.status_code
+        retry_after = response.headers.get("Retry-After")
+        if retry_after is not None:
+            self._throttle(_seconds(retry_after, DEFAULT_SECONDARY_WAIT), f"secondary rate limit on {where}", status)
+        if response.headers.get("X-RateLimit-Remaining") == "0":
+            reset = _seconds(response.headers.get("X-RateLimit-Reset"), 0.0)
+            wait = max(0.0, reset - self.clock.now()) + 1.0
+            if wait > self.max_rate_limit_wait:
+                raise RateLimited(f"rate limit exhausted on {where}; it resets in {wait / 60:.0f} min", reset)
+            self._throttle(wait, f"rate limit reached on {where}", status)
+        if status == 429 or "secondary rate limit" in message.lower() or "abuse" in message.lower():
+            self._throttle(DEFAULT_SECONDARY_WAIT, f"secondary rate limit on {where}", status)
+        raise RemoteError(f"forbidden ({status}) by {where}: {message}", status)
+
+    def _throttle(self, wait: float, what: str, status: int) -> None:
+        if wait > self.max_rate_limit_wait:
+            raise RateLimited(f"{what}: asked to wait {wait:.0f}s, more than the configured maximum")
+        log.info("%s: waiting %.0fs", what, wait)
+        raise Throttled(what, wait, status)
+
+
+def _describe(request: httpx.Request) -> str:
+    return f"{request.url.host}{request.url.path}"
+
+
+def _message(response: httpx.Response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return response.text[:200]
+    if isinstance(body, dict):
+        return str(body.get("message") or body.get("error") or "")[:200]
+    return ""
+
+
+def _seconds(value: str | None, default: float) -> float:
+    try:
+        return float(value) if value is not None else default
+    except ValueError:
+        return default

@@ -1,0 +1,97 @@
+"""Table definitions and the named migrations that create and evolve them.
+
+SQLAlchemy Core keeps the SQL portable: the same tables work on SQLite (the default) and on
+PostgreSQL through a database URL.
+"""
+
+from collections.abc import Callable
+
+from sqlalchemy import JSON, Column, Connection, Integer, MetaData, String, Table, Text, UniqueConstraint
+
+metadata = MetaData()
+
+schema_migrations = Table(
+    "schema_migrations",
+    metadata,
+    Column("name", String(200), primary_key=True),
+    Column("applied_at", String(40), nullable=False),
+)
+
+items = Table(
+    "items",
+    metadata,
+    Column("id", String(500), primary_key=True),
+    Column("source", String(100), nullable=False),
+    Column("kind", String(40), nullable=False),
+    Column("repo", String(300)),
+    Column("number", Integer),
+    Column("url", Text),
+    Column("title", Text),
+    Column("author", String(200)),
+    Column("state", String(40)),
+    Column("created", String(40)),
+    Column("updated", String(40)),
+    Column("data", JSON, nullable=False),
+    Column("stored_at", String(40), nullable=False),
+)
+
+payloads = Table(
+    "payloads",
+    metadata,
+    Column("item_id", String(500), primary_key=True),
+    Column("payload", JSON, nullable=False),
+    Column("stored_at", String(40), nullable=False),
+)
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("command", String(40), nullable=False),
+    Column("profile", String(200), nullable=False),
+    Column("since", String(10)),
+    Column("until", String(10)),
+    Column("arguments", JSON, nullable=False),
+    Column("started_at", String(40), nullable=False),
+    Column("finished_at", String(40)),
+    Column("status", String(20), nullable=False),
+    Column("requests", Integer, nullable=False, default=0),
+    Column("note", Text, nullable=False, default=""),
+)
+
+source_status = Table(
+    "source_status",
+    metadata,
+    Column("run_id", Integer, nullable=False),
+    Column("source", String(100), nullable=False),
+    Column("status", String(20), nullable=False),
+    Column("items", Integer, nullable=False),
+    Column("requests", Integer, nullable=False),
+    Column("not_modified", Integer, nullable=False),
+    Column("note", Text, nullable=False),
+    Column("since", String(10)),
+    Column("until", String(10)),
+    UniqueConstraint("run_id", "source"),
+)
+
+http_cache = Table(
+    "http_cache",
+    metadata,
+    Column("url", String(2000), primary_key=True),
+    Column("etag", String(500)),
+    Column("last_modified", String(100)),
+    Column("body", Text, nullable=False),
+    Column("links", JSON, nullable=False),
+    Column("stored_at", String(40), nullable=False),
+)
+
+
+def _initial(connection: Connection) -> None:
+    for table in (items, payloads, runs, source_status, http_cache):
+        table.create(connection)
+
+
+# Append only: a migration, once released, is never edited; a change is a new named entry.
+MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
+    ("0001_initial", _initial),
+]

@@ -1,0 +1,30 @@
+"""Sources: each fetches one window of one kind of activity and reports its own coverage."""
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from pytorch_insight.model import Item, SourceStatus
+from pytorch_insight.window import Window
+
+Emit = Callable[[Sequence[Item]], None]
+"""Called with each batch (a page) of items as soon as it is complete, so it can be stored."""
+
+Lookup = Callable[[Sequence[str]], dict[str, Item]]
+"""Returns already-stored items by id (used to resume: what is stored is not fetched again)."""
+
+
+class Progress(Protocol):
+    def update(self, source: str, description: str, items: int) -> None: ...
+
+
+class NoProgress:
+    def update(self, source: str, description: str, items: int) -> None:
+        pass
+
+
+class Source(Protocol):
+    name: str
+
+    def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
+        """Collect the window; never raises for a remote failure, reports it in the status."""
+        ...

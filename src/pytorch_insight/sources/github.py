@@ -1,0 +1,265 @@
+"""GitHub issues, pull requests, RFCs, landed commits and comment threads for one window.
+
+Requests are spent in order of value, across all repositories: first the item lists (search,
+bounded by the window), then landed commits, then comment threads. When the budget runs out
+everything fetched so far is already stored and the source reports itself partial.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytorch_insight.config import Profile
+from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Unauthorized
+from pytorch_insight.http import HttpClient, RequestStats
+from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus, github_item_id, merge_comments
+from pytorch_insight.sources import Emit, Lookup, Progress
+from pytorch_insight.sources.commits import commit_to_item, fetch_commits
+from pytorch_insight.window import Window, parse_timestamp
+
+PER_PAGE = 100
+SEARCH_CAP = 1000  # GitHub serves at most the first 1,000 results of any search
+
+
+@dataclass
+class _RepoRun:
+    repo: str
+    branch: str = "main"
+    items: dict[int, Item] = field(default_factory=dict)
+    problem: str = ""
+    fatal: bool = False
+
+
+def fetch_search(client: HttpClient, stats: RequestStats, repo: str, qualifier: str, window: Window,
+                 notes: list[str]) -> Iterator[list[dict[str, Any]]]:
+    """Pages of issues/PRs whose `qualifier` date (created, closed) falls in the window.
+
+    A result larger than the search cap is split into halves of the window until each part fits.
+    """
+    query = f"repo:{repo} {qualifier}:{window.since.isoformat()}..{window.until.isoformat()}"
+    params = {"q": query, "sort": "created", "order": "asc", "per_page": PER_PAGE}
+    pages = client.iter_pages("/search/issues", stats, params=params)
+    first = next(pages)
+    if first.data.get("total_count", 0) > SEARCH_CAP and window.since < window.until:
+        for half in window.split():
+            yield from fetch_search(client, stats, repo, qualifier, half, notes)
+        return
+    if first.data.get("total_count", 0) > SEARCH_CAP:
+        notes.append(f"{repo}: more than {SEARCH_CAP} items {qualifier} on {window.since}; only the first {SEARCH_CAP} are reachable")
+    if first.data.get("incomplete_results"):
+        notes.append(f"{repo}: GitHub marked the {qualifier} search incomplete")
+    yield first.data.get("items", [])
+    for page in pages:
+        yield page.data.get("items", [])
+
+
+def comment_from_payload(payload: dict[str, Any]) -> Comment:
+    return Comment(
+        id=payload.get("id"),
+        author=(payload.get("user") or {}).get("login"),
+        date=payload.get("created_at"),
+        kind="comment",
+        body=payload.get("body") or "",
+    )
+
+
+def issue_comment_count(item: Item) -> int:
+    """Comments we hold that GitHub counts in the issue's `comments` field (not reviews)."""
+    return sum(1 for comment in item.comments if comment.kind == "comment")
+
+
+class GitHubSource:
+    name = "github"
+
+    def __init__(self, client: HttpClient, profile: Profile, lookup: Lookup, *, has_token: bool) -> None:
+        self.client = client
+        self.profile = profile
+        self.lookup = lookup
+        self.has_token = has_token
+        self.landed = re.compile(profile.github.landed_pattern)
+        self.stats = RequestStats()
+        self.notes: list[str] = []
+        self.stored: set[str] = set()
+
+    # -- the run ----------------------------------------------------------------------------------
+
+    def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
+        runs = [_RepoRun(repo) for repo in self.profile.github.repositories]
+
+        def save(batch: Sequence[Item]) -> None:
+            emit(batch)
+            self.stored.update(item.id for item in batch)
+
+        phases = (self._collect_items, self._collect_commits, self._collect_comments)
+        stop: str = ""
+        for phase in phases:
+            for run in runs:
+                if run.fatal or stop:
+                    continue
+                try:
+                    phase(run, window, save, progress)
+                except RateLimited as exc:
+                    stop = self._budget_note(exc)
+                except Unauthorized:
+                    stop = "GitHub rejected the token (401): check GITHUB_TOKEN"
+                    run.fatal = True
+                except NotFound:
+                    run.problem = f"{run.repo}: repository not found (404)"
+                    run.fatal = True
+                except RemoteError as exc:
+                    run.problem = f"{run.repo}: {exc}"
+        return self._status(runs, stop)
+
+    def _budget_note(self, error: RateLimited) -> str:
+        spent = f"rate limit reached after {self.stats.charged} requests; what was fetched is stored"
+        if not self.has_token:
+            return f"{spent}; set GITHUB_TOKEN for 5,000 requests an hour instead of 60, then re-run to fill the gaps"
+        return f"{spent}; {error}; re-run after the reset to fill the gaps"
+
+    def _status(self, runs: list[_RepoRun], stop: str) -> SourceStatus:
+        problems = [run.problem for run in runs if run.problem] + ([stop] if stop else []) + self.notes
+        if not problems:
+            status = CoverageStatus.OK
+        elif self.stored:
+            status = CoverageStatus.PARTIAL
+        else:
+            status = CoverageStatus.FAILED
+        return SourceStatus(
+            name=self.name, status=status, items=len(self.stored), requests=self.stats.requests,
+            not_modified=self.stats.not_modified, note="; ".join(problems),
+        )
+
+    # -- phase 1: the item lists -----------------------------------------------------------------
+
+    def _collect_items(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
+        meta = self.client.get_json(f"/repos/{run.repo}", self.stats).data
+        run.branch = meta.get("default_branch") or run.branch
+        for qualifier in ("created", "closed"):
+            for payloads in fetch_search(self.client, self.stats, run.repo, qualifier, window, self.notes):
+                batch = [self.issue_to_item(payload, run.repo) for payload in payloads]
+                run.items.update((item.number, item) for item in batch if item.number is not None)
+                save(batch)
+                progress.update(self.name, f"{run.repo}: issues and pull requests", len(self.stored))
+
+    def issue_to_item(self, payload: dict[str, Any], repo: str) -> Item:
+        labels = [label["name"] if isinstance(label, dict) else str(label) for label in payload.get("labels") or []]
+        title = payload.get("title") or ""
+        state, merged, evidence = self._merge_state(payload, labels)
+        extra = {"merge_evidence": evidence} if evidence else {}
+        return Item(
+            id=github_item_id(repo, payload["number"]),
+            source="github",
+            kind=self._kind(payload, title, labels),
+            repo=repo,
+            number=payload["number"],
+            url=payload.get("html_url"),
+            title=title,
+            body=payload.get("body") or "",
+            author=(payload.get("user") or {}).get("login"),
+            state=state,
+            created=payload.get("created_at"),
+            updated=payload.get("updated_at"),
+            closed=payload.get("closed_at"),
+            merged=merged,
+            labels=labels,
+            comment_count=payload.get("comments"),
+            reactions=(payload.get("reactions") or {}).get("total_count"),
+            raw=payload,
+            **extra,
+        )
+
+    def _kind(self, payload: dict[str, Any], title: str, labels: list[str]) -> str:
+        rules = self.profile.github
+        lowered = title.lower()
+        if any(tag.lower() in lowered for tag in rules.rfc_title_tags) or set(labels) & set(rules.rfc_labels):
+            return "rfc"
+        return "pull_request" if "pull_request" in payload else "issue"
+
+    def _merge_state(self, payload: dict[str, Any], labels: list[str]) -> tuple[str, str | None, str]:
+        """PyTorch PRs land through a bot and show "closed": the Merged label also means merged."""
+        state = payload.get("state") or "open"
+        pull = payload.get("pull_request")
+        if not pull:
+            return state, None, ""
+        if pull.get("merged_at"):
+            return "merged", pull["merged_at"], "GitHub merged_at"
+        merged_labels = sorted(set(labels) & set(self.profile.github.merged_labels))
+        if state == "closed" and merged_labels:
+            closer = (payload.get("closed_by") or {}).get("login")
+            by = f", closed by {closer}" if closer else ""
+            return "merged", payload.get("closed_at"), f"label {merged_labels[0]}{by}"
+        return state, None, ""
+
+    # -- phase 2: landed commits ---------------------------------------------------------------
+
+    def _collect_commits(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
+        for payloads in fetch_commits(self.client, self.stats, run.repo, run.branch, window):
+            commits = [commit_to_item(payload, run.repo, self.landed) for payload in payloads]
+            landed = [pr for commit in commits if (pr := self._mark_landed(run, commit))]
+            save(commits + landed)
+            progress.update(self.name, f"{run.repo}: landed commits", len(self.stored))
+
+    def _mark_landed(self, run: _RepoRun, commit: Item) -> Item | None:
+        """A landed commit is the proof that its PR merged, whatever GitHub's state says."""
+        for relation in commit.relations:
+            number = int(relation.target.rsplit("#", 1)[1])
+            pr = run.items.get(number)
+            if relation.target == github_item_id(run.repo, number) and pr and pr.state != "merged":
+                evidence = {"merge_evidence": f"landed commit {commit.sha}"}
+                updated = pr.model_copy(update={"state": "merged", "merged": commit.created, **evidence})
+                run.items[number] = updated
+                return updated
+        return None
+
+    # -- phase 3: comment threads --------------------------------------------------------------
+
+    def _collect_comments(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
+        stored = self.lookup([item.id for item in run.items.values()])
+        for number, item in run.items.items():
+            if item.id in stored:
+                run.items[number] = item.model_copy(update={"comments": stored[item.id].comments})
+        missing = self._missing_threads(run)
+        expected_pages = math.ceil(sum(item.comment_count or 0 for item in missing) / PER_PAGE)
+        # The repository-wide listing also returns comments on items outside the window, so it only
+        # pays off when it replaces clearly more per-item requests than it is likely to cost.
+        if len(missing) > 2 * max(1, expected_pages):
+            self._repository_comments(run, window, save)
+            progress.update(self.name, f"{run.repo}: comment threads", len(self.stored))
+        for item in sorted(self._missing_threads(run), key=lambda it: (it.kind != "rfc", -(it.comment_count or 0), it.number)):
+            thread = [
+                comment_from_payload(payload)
+                for page in self.client.iter_pages(f"/repos/{run.repo}/issues/{item.number}/comments", self.stats,
+                                                   params={"per_page": PER_PAGE})
+                for payload in page.data
+            ]
+            self._attach(run, {item.number: thread}, save)
+            progress.update(self.name, f"{run.repo}: comment threads", len(self.stored))
+
+    def _missing_threads(self, run: _RepoRun) -> list[Item]:
+        return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
+
+    def _repository_comments(self, run: _RepoRun, window: Window, save: Emit) -> None:
+        params = {"since": window.start.isoformat().replace("+00:00", "Z"), "sort": "created",
+                  "direction": "asc", "per_page": PER_PAGE}
+        for page in self.client.iter_pages(f"/repos/{run.repo}/issues/comments", self.stats, params=params):
+            found: dict[int, list[Comment]] = {}
+            for payload in page.data:
+                number = int(str(payload.get("issue_url", "")).rsplit("/", 1)[-1] or 0)
+                if number in run.items:
+                    found.setdefault(number, []).append(comment_from_payload(payload))
+            self._attach(run, found, save)
+            last = parse_timestamp(page.data[-1].get("created_at")) if page.data else None
+            if last is None or last >= window.end:
+                break
+
+    def _attach(self, run: _RepoRun, threads: dict[int, list[Comment]], save: Emit) -> None:
+        changed = []
+        for number, comments in threads.items():
+            item = run.items[number]
+            run.items[number] = item.model_copy(update={"comments": merge_comments(item.comments, comments)})
+            changed.append(run.items[number])
+        save(changed)

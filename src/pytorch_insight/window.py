@@ -1,0 +1,64 @@
+"""The collection window: whole UTC calendar days, both ends inclusive."""
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
+
+from pytorch_insight.errors import ConfigError
+
+DEFAULT_DAYS = 7
+
+
+@dataclass(frozen=True)
+class Window:
+    since: date
+    until: date
+
+    @property
+    def start(self) -> datetime:
+        return datetime.combine(self.since, time.min, tzinfo=timezone.utc)
+
+    @property
+    def end(self) -> datetime:
+        """First instant after the window (exclusive bound)."""
+        return datetime.combine(self.until + timedelta(days=1), time.min, tzinfo=timezone.utc)
+
+    @property
+    def label(self) -> str:
+        return f"{self.since.isoformat()}_{self.until.isoformat()}"
+
+    def contains(self, moment: datetime | None) -> bool:
+        return moment is not None and self.start <= moment < self.end
+
+    def split(self) -> tuple["Window", "Window"]:
+        """Two halves of a multi-day window (used when a search result is too large)."""
+        days = (self.until - self.since).days
+        middle = self.since + timedelta(days=days // 2)
+        return Window(self.since, middle), Window(middle + timedelta(days=1), self.until)
+
+
+def parse_day(text: str, name: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a date like 2026-04-07, got {text!r}") from None
+
+
+def make_window(since: str | None, until: str | None, today: date | None = None) -> Window:
+    """Build a window from optional CLI strings; the default is the 7 days ending yesterday."""
+    today = today or datetime.now(timezone.utc).date()
+    end = parse_day(until, "--until") if until else today - timedelta(days=1)
+    start = parse_day(since, "--since") if since else end - timedelta(days=DEFAULT_DAYS - 1)
+    if start > end:
+        raise ConfigError(f"--since {start} is after --until {end}")
+    return Window(start, end)
+
+
+def parse_timestamp(text: str | None) -> datetime | None:
+    """GitHub-style ISO 8601 (``2026-04-07T12:00:00Z``) or a bare date, as an aware datetime."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
