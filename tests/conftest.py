@@ -1,0 +1,96 @@
+"""Shared fixtures: the shared data, a fake clock, a local GitHub server and settings pointing at it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytorch_insight.collect import build_sources, run_collection
+from pytorch_insight.config import Settings, load_settings
+from pytorch_insight.model import SourceStatus
+from pytorch_insight.sources import NoProgress
+from pytorch_insight.store import Store
+from pytorch_insight.window import Window, make_window
+from tests.fakes.github import FakeGitHub
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+RAW_WEEKS = SHARED / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"
+SAMPLES = SHARED / "api-samples"
+SHARED_WINDOW = make_window("2026-04-07", "2026-04-20")
+
+
+class FakeClock:
+    """Starts at the real time (the fake server's reset times are epoch-based) and never sleeps."""
+
+    def __init__(self, start: float = 1_776_000_000.0) -> None:
+        self.current = start
+        self.sleeps: list[float] = []
+
+    def now(self) -> float:
+        return self.current
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.current += seconds
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def shared_rows() -> list[dict[str, Any]]:
+    if not RAW_WEEKS.exists():
+        pytest.fail(f"shared data missing: {RAW_WEEKS}")
+    return read_jsonl(RAW_WEEKS)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def start_github(clock: FakeClock) -> Iterator[Callable[..., FakeGitHub]]:
+    """Start a fake GitHub on 127.0.0.1 serving the given rows; stopped after the test."""
+    servers: list[FakeGitHub] = []
+
+    def start(rows: list[dict[str, Any]], **options: Any) -> FakeGitHub:
+        server = FakeGitHub(rows, now=clock.now, **options)
+        server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path) -> Callable[..., Settings]:
+    def make(api_url: str, token: str | None = None, profile: str | None = None, **http: Any) -> Settings:
+        env = {"GITHUB_API_URL": api_url, **({"GITHUB_TOKEN": token} if token else {})}
+        settings = load_settings(profile=profile, db=str(tmp_path / "insight.db"), config_file=None, env=env)
+        settings.http = settings.http.model_copy(update={"timeout": 2.0, **http})
+        return settings
+
+    return make
+
+
+def collect(settings: Settings, clock: FakeClock, window: Window = SHARED_WINDOW) -> tuple[Store, SourceStatus]:
+    """One `collect` run of the GitHub source, as the CLI does it."""
+    store = Store.open(settings.db)
+    with ExitStack() as stack:
+        sources = build_sources(settings, store, stack, clock=clock)
+        [status] = run_collection(store, sources, window, NoProgress(), settings.profile.name, {})
+    return store, status
+
+
+def pytorch_threads(rows: list[dict[str, Any]]) -> set[int]:
+    return {row["number"] for row in rows if row["repo"] == "pytorch/pytorch"}

@@ -1,0 +1,368 @@
+"""A local GitHub REST server on 127.0.0.1 that serves item JSONL rows in GitHub's real shapes.
+
+It speaks the parts of the protocol the collector relies on: Link pagination, per-resource
+rate limits with GitHub's headers, ETag / 304, 401 / 404, search qualifiers, and injectable
+faults (5xx bursts, secondary limits, slow answers, truncated bodies). Start it by hand with
+``python -m tests.fakes.github --data ../shared/data/raw/<file>.jsonl --port 8765``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from tests.fakes.github_payloads import (
+    Thread, comment_payload, commit_payload, issue_payload, pull_payload, repo_payload, stamp, thread_from_row,
+)
+
+DOCS = "https://docs.github.com/rest"
+
+
+@dataclass
+class Fault:
+    """Answer the next `times` requests whose path matches `path` with a failure."""
+
+    path: str
+    kind: str  # "status", "secondary", "primary", "delay", "truncate"
+    times: int = 1
+    status: int = 502
+    retry_after: int = 60
+    delay: float = 0.0
+
+
+@dataclass
+class Bucket:
+    limit: int
+    period: float
+    used: int = 0
+    started: float = 0.0
+
+    def refresh(self, now: float) -> None:
+        if now >= self.started + self.period:
+            self.started, self.used = now, 0
+
+    @property
+    def reset(self) -> int:
+        return int(self.started + self.period)
+
+
+class FakeGitHub:
+    def __init__(self, rows: list[dict[str, Any]], *, tokens: set[str] | None = None, core_limit: int | None = None,
+                 search_limit: int | None = None, latency: float = 0.0, search_cap: int = 1000,
+                 now: Callable[[], float] = time.time) -> None:
+        self.threads: dict[str, dict[int, Thread]] = {}
+        for row in rows:
+            if row.get("number") is None or "/" not in str(row.get("repo")):
+                continue  # events and other non-GitHub rows
+            self.threads.setdefault(row["repo"], {})[row["number"]] = thread_from_row(row)
+        self.tokens = tokens or set()
+        self.core_limit, self.search_limit = core_limit, search_limit
+        self.latency, self.search_cap, self.now = latency, search_cap, now
+        self.faults: list[Fault] = []
+        self.log: list[tuple[str, int]] = []
+        self.buckets: dict[tuple[str, str], Bucket] = {}
+        self.lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def start(self) -> str:
+        handler = type("Handler", (_Handler,), {"fake": self})
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self.url
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def stop(self) -> None:
+        if self._server:
+            self._server.shutdown()
+            self._server.server_close()
+
+    def __enter__(self) -> FakeGitHub:
+        self.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+    def add_fault(self, fault: Fault) -> None:
+        with self.lock:
+            self.faults.append(fault)
+
+    # -- request handling --------------------------------------------------------------------------
+
+    def take_fault(self, path: str) -> Fault | None:
+        with self.lock:
+            for fault in self.faults:
+                if fault.times > 0 and re.search(fault.path, path):
+                    fault.times -= 1
+                    return fault
+        return None
+
+    def bucket(self, resource: str, token: str | None) -> Bucket:
+        limits = {"core": (self.core_limit or (5000 if token else 60), 3600.0),
+                  "search": (self.search_limit or (30 if token else 10), 60.0)}
+        key = (resource, token or "")
+        with self.lock:
+            if key not in self.buckets:
+                limit, period = limits[resource]
+                self.buckets[key] = Bucket(limit, period, started=self.now())
+            bucket = self.buckets[key]
+            bucket.refresh(self.now())
+            return bucket
+
+    def route(self, path: str, query: dict[str, str], api: str) -> tuple[int, Any, dict[str, str]]:
+        """(status, body, extra headers) for a GET, before rate limits and validators."""
+        if path == "/rate_limit":
+            return 200, None, {}
+        if path == "/search/issues":
+            return self.search(query, api)
+        match = re.fullmatch(r"/repos/([^/]+/[^/]+)(/.*)?", path)
+        if not match or match.group(1) not in self.threads:
+            return 404, {"message": "Not Found", "documentation_url": f"{DOCS}/repos/repos#get-a-repository", "status": "404"}, {}
+        repo, rest = match.group(1), match.group(2) or ""
+        threads = self.threads[repo]
+        if rest == "":
+            return 200, repo_payload(repo, api), {}
+        if rest == "/issues":
+            return 200, [issue_payload(t, api) for t in self.list_threads(threads.values(), query)], {}
+        if rest == "/pulls":
+            pulls = [t for t in threads.values() if t.is_pull]
+            return 200, [pull_payload(t, api) for t in self.list_threads(pulls, query)], {}
+        if rest == "/issues/comments":
+            return 200, self.repo_comments(threads.values(), query, api), {}
+        if rest == "/commits":
+            return 200, self.commits(threads.values(), query, api), {}
+        found = re.fullmatch(r"/(issues|pulls)/(\d+)(/comments)?", rest)
+        if found and int(found.group(2)) in threads:
+            thread = threads[int(found.group(2))]
+            if found.group(3):
+                since = query.get("since")
+                return 200, [comment_payload(thread, cid, moment, comment, api) for cid, moment, comment in thread.comments
+                             if not since or stamp(moment) >= since], {}
+            if found.group(1) == "pulls":
+                return (200, pull_payload(thread, api), {}) if thread.is_pull else (404, {"message": "Not Found"}, {})
+            return 200, issue_payload(thread, api), {}
+        return 404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"}, {}
+
+    def list_threads(self, threads: Any, query: dict[str, str]) -> list[Thread]:
+        state = query.get("state", "open")
+        since = query.get("since")
+        chosen = [t for t in threads if state == "all" or (state == "closed") == (t.closed is not None)]
+        if since:
+            chosen = [t for t in chosen if stamp(t.updated) >= since]
+        if query.get("labels"):
+            wanted = set(query["labels"].split(","))
+            chosen = [t for t in chosen if wanted <= set(t.row.get("labels") or [])]
+        sort = query.get("sort", "created")
+        key = {"updated": lambda t: (t.updated, t.number), "comments": lambda t: (len(t.comments), t.number)}.get(
+            sort, lambda t: (t.created, t.number))
+        return sorted(chosen, key=key, reverse=query.get("direction", "desc") == "desc")
+
+    def repo_comments(self, threads: Any, query: dict[str, str], api: str) -> list[dict[str, Any]]:
+        since = query.get("since")
+        rows = [(moment, cid, thread, comment) for thread in threads for cid, moment, comment in thread.comments
+                if not since or stamp(moment) >= since]
+        rows.sort(key=lambda row: (row[0], row[1]), reverse=query.get("direction", "asc") == "desc")
+        return [comment_payload(thread, cid, moment, comment, api) for moment, cid, thread, comment in rows]
+
+    def commits(self, threads: Any, query: dict[str, str], api: str) -> list[dict[str, Any]]:
+        since, until = query.get("since"), query.get("until")
+        landed = [t for t in threads if t.landed and t.merged]
+        landed = [t for t in landed if (not since or stamp(t.merged) >= since) and (not until or stamp(t.merged) <= until)]
+        landed.sort(key=lambda t: (t.merged, t.number), reverse=True)  # newest first, as GitHub lists them
+        return [commit_payload(t, api) for t in landed]
+
+    def search(self, query: dict[str, str], api: str) -> tuple[int, Any, dict[str, str]]:
+        terms = query.get("q", "")
+        repo = re.search(r"repo:(\S+)", terms)
+        threads = list(self.threads.get(repo.group(1), {}).values()) if repo else [
+            t for repo_threads in self.threads.values() for t in repo_threads.values()]
+        for field, low, high in re.findall(r"(created|closed|updated):(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", terms):
+            start, end = date.fromisoformat(low), date.fromisoformat(high)
+            threads = [t for t in threads if (moment := _moment(t, field)) and start <= moment.date() <= end]
+        if "is:pr" in terms:
+            threads = [t for t in threads if t.is_pull]
+        if "is:issue" in terms:
+            threads = [t for t in threads if not t.is_pull]
+        threads.sort(key=lambda t: (t.created, t.number), reverse=query.get("order", "desc") == "desc")
+        page, per_page = int(query.get("page", 1)), min(int(query.get("per_page", 30)), 100)
+        if (page - 1) * per_page >= self.search_cap:
+            return 422, {"message": f"Only the first {self.search_cap} search results are available",
+                         "documentation_url": f"{DOCS}/search/search"}, {}
+        return 200, {"total_count": len(threads), "incomplete_results": False,
+                     "items": [{**issue_payload(t, api), "score": 1.0} for t in threads[: self.search_cap]]}, {}
+
+    def rate_limit_body(self, token: str | None) -> dict[str, Any]:
+        resources = {}
+        for resource in ("core", "search"):
+            bucket = self.bucket(resource, token)
+            resources[resource] = {"limit": bucket.limit, "used": bucket.used,
+                                   "remaining": bucket.limit - bucket.used, "reset": bucket.reset}
+        return {"resources": resources, "rate": resources["core"]}
+
+
+def _moment(thread: Thread, field: str) -> datetime | None:
+    return {"created": thread.created, "closed": thread.closed, "updated": thread.updated}[field]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeGitHub
+    protocol_version = "HTTP/1.1"
+    server_version = "github.com"
+    sys_version = ""
+
+    def log_message(self, *_args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 (the name http.server dispatches to)
+        fake = self.fake
+        parts = urlsplit(self.path)
+        query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        if fake.latency:
+            time.sleep(fake.latency)
+        token = self.token()
+        if token is not None and fake.tokens and token not in fake.tokens:
+            return self.reply(401, {"message": "Bad credentials", "documentation_url": DOCS, "status": "401"}, {})
+        resource = "search" if parts.path.startswith("/search/") else "core"
+        bucket = fake.bucket(resource, token)
+        fault = fake.take_fault(parts.path)
+        if fault and self.apply(fault, bucket, resource):
+            return None
+        if parts.path == "/rate_limit":
+            return self.reply(200, fake.rate_limit_body(token), self.rate_headers(bucket, resource))
+        if bucket.used >= bucket.limit:
+            return self.primary_limit(bucket, resource)
+        api = f"http://{self.headers.get('Host')}"
+        status, body, headers = fake.route(parts.path, query, api)
+        if status == 200 and isinstance(body, list):
+            body, headers = self.paginate(body, parts.path, query, api)
+        elif status == 200 and parts.path == "/search/issues":
+            body, headers = self.paginate_search(body, parts.path, query, api)
+        encoded = json.dumps(body).encode()
+        etag = 'W/"' + hashlib.sha256(encoded).hexdigest() + '"'
+        if status == 200 and self.headers.get("If-None-Match") == etag:
+            fake.log.append((self.path, 304))
+            return self.send(304, b"", {"ETag": etag, **self.rate_headers(bucket, resource)})
+        with fake.lock:
+            bucket.used += 1
+        extra = {"ETag": etag} if status == 200 else {}
+        return self.reply(status, body, {**extra, **headers, **self.rate_headers(bucket, resource)}, encoded)
+
+    def token(self) -> str | None:
+        value = self.headers.get("Authorization")
+        if not value:
+            return None
+        return value.split(" ", 1)[-1].strip()
+
+    def apply(self, fault: Fault, bucket: Bucket, resource: str) -> bool:
+        """Serve the fault; False when it only delays and the request then proceeds normally."""
+        if fault.kind == "delay":
+            time.sleep(fault.delay)
+            return False
+        if fault.kind == "status":
+            self.reply(fault.status, {"message": "Server Error"} if fault.status < 600 else {}, {})
+        elif fault.kind == "secondary":
+            self.reply(403, {"documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+                             "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."},
+                       {"Retry-After": str(fault.retry_after), **self.rate_headers(bucket, resource)})
+        elif fault.kind == "primary":
+            bucket.used = bucket.limit
+            self.primary_limit(bucket, resource)
+        elif fault.kind == "truncate":
+            body = json.dumps([{"message": "x" * 50}] * 20).encode()
+            self.send(200, body[: len(body) // 2], {"Content-Type": "application/json; charset=utf-8"})
+        return True
+
+    def primary_limit(self, bucket: Bucket, resource: str) -> None:
+        self.fake.log.append((self.path, 403))
+        self.reply(403, {"message": "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated "
+                                    "requests get a higher rate limit. Check out the documentation for more details.)",
+                         "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api"},
+                   self.rate_headers(bucket, resource))
+
+    def rate_headers(self, bucket: Bucket, resource: str) -> dict[str, str]:
+        return {"X-RateLimit-Limit": str(bucket.limit), "X-RateLimit-Remaining": str(max(0, bucket.limit - bucket.used)),
+                "X-RateLimit-Reset": str(bucket.reset), "X-RateLimit-Used": str(bucket.used),
+                "X-RateLimit-Resource": resource}
+
+    def paginate(self, rows: list[Any], path: str, query: dict[str, str], api: str) -> tuple[list[Any], dict[str, str]]:
+        page, per_page = max(1, int(query.get("page", 1))), max(1, min(int(query.get("per_page", 30)), 100))
+        return rows[(page - 1) * per_page: page * per_page], self.links(len(rows), page, per_page, path, query, api)
+
+    def paginate_search(self, body: dict[str, Any], path: str, query: dict[str, str], api: str) -> tuple[Any, dict[str, str]]:
+        rows, headers = self.paginate(body["items"], path, query, api)
+        return {**body, "items": rows}, headers
+
+    def links(self, total: int, page: int, per_page: int, path: str, query: dict[str, str], api: str) -> dict[str, str]:
+        last = max(1, -(-total // per_page))
+        def href(number: int) -> str:
+            return f"<{api}{path}?{urlencode({**query, 'page': number})}>"
+        rels = []
+        if page > 1:
+            rels += [f'{href(page - 1)}; rel="prev"']
+        if page < last:
+            rels += [f'{href(page + 1)}; rel="next"', f'{href(last)}; rel="last"']
+        if page > 1:
+            rels += [f'{href(1)}; rel="first"']
+        return {"Link": ", ".join(rels)} if rels else {}
+
+    def reply(self, status: int, body: Any, headers: dict[str, str], encoded: bytes | None = None) -> None:
+        self.fake.log.append((self.path, status))
+        self.send(status, encoded if encoded is not None else json.dumps(body).encode(),
+                  {"Content-Type": "application/json; charset=utf-8", **headers})
+
+    def send(self, status: int, payload: bytes, headers: dict[str, str]) -> None:
+        self.send_response(status)
+        base = {"Cache-Control": "private, max-age=60, s-maxage=60",
+                "Vary": "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding",
+                "X-GitHub-Media-Type": "github.v3; format=json", "x-github-api-version-selected": "2022-11-28",
+                "X-GitHub-Request-Id": hashlib.md5(self.path.encode()).hexdigest()[:16].upper(),
+                "Access-Control-Expose-Headers": "ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, "
+                "X-RateLimit-Remaining, X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset",
+                "Content-Length": str(len(payload))}
+        for name, value in {**base, **headers}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if payload:
+            self.wfile.write(payload)
+
+
+def load_rows(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Serve item JSONL rows as a local GitHub REST API.")
+    parser.add_argument("--data", type=Path, required=True, help="item JSONL file (e.g. ../shared/data/raw/*.jsonl)")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
+    parser.add_argument("--token", action="append", default=[], help="accepted token (others get 401)")
+    args = parser.parse_args()
+    fake = FakeGitHub(load_rows(args.data), tokens=set(args.token), latency=args.latency)
+    handler = type("Handler", (_Handler,), {"fake": fake})
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
+    print(f"fake GitHub API on http://127.0.0.1:{args.port} (set GITHUB_API_URL to it); Ctrl-C stops", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()

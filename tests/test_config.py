@@ -1,0 +1,59 @@
+from pathlib import Path
+
+import pytest
+
+from pytorch_insight.config import available_profiles, load_profile, load_settings
+from pytorch_insight.errors import ConfigError
+
+
+def test_the_pytorch_profile_ships_with_its_areas_readers_and_bots() -> None:
+    profile = load_profile("pytorch")
+    assert profile.github.repositories == ["pytorch/pytorch"]
+    assert {"compiler", "distributed", "performance", "cuda", "mps", "rocm", "xpu", "rfc", "community", "core"} <= {
+        area.id for area in profile.areas}
+    assert {"generalist", "compiler", "distributed", "backend"} <= {reader.id for reader in profile.readers}
+    assert profile.is_bot("pytorchmergebot") and profile.is_bot("someone[bot]") and not profile.is_bot("ezyang")
+    assert "pytorch" in available_profiles()
+
+
+def test_profile_by_path(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "mine"\ntitle = { zh = "我的", en = "Mine" }\n[github]\nrepositories = ["me/project"]\n')
+    assert load_profile(str(path)).github.repositories == ["me/project"]
+
+
+def test_unknown_and_invalid_profiles_are_one_line_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown profile 'nope'"):
+        load_profile("nope")
+    broken = tmp_path / "broken.toml"
+    broken.write_text('name = "x"\n')
+    with pytest.raises(ConfigError, match="invalid at title"):
+        load_profile(str(broken))
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text("name = \n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_profile(str(bad_toml))
+
+
+def test_environment_beats_config_file_and_token_never_prints(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'db = "{tmp_path / "from-file.db"}"\n[github]\napi_url = "http://file.example"\n[http]\ntimeout = 7\n')
+    settings = load_settings(config_file=str(config), env={"GITHUB_API_URL": "http://127.0.0.1:9/", "GITHUB_TOKEN": "ghp_secret123"})
+    assert settings.github_api_url == "http://127.0.0.1:9"
+    assert settings.db.endswith("from-file.db")
+    assert settings.http.timeout == 7
+    assert settings.github_token is not None and settings.github_token.get_secret_value() == "ghp_secret123"
+    for text in (str(settings), repr(settings), settings.model_dump_json()):
+        assert "ghp_secret123" not in text
+
+
+def test_command_line_beats_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('db = "from-file.db"\nprofile = "nope"\n')
+    settings = load_settings(config_file=str(config), db="cli.db", profile="pytorch", env={})
+    assert (settings.db, settings.profile.name, settings.github_token) == ("cli.db", "pytorch", None)
+
+
+def test_missing_explicit_config_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read config file"):
+        load_settings(config_file=str(tmp_path / "absent.toml"), env={})
