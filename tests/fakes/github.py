@@ -70,6 +70,7 @@ class FakeGitHub:
         self.latency, self.search_cap, self.now = latency, search_cap, now
         self.faults: list[Fault] = []
         self.log: list[tuple[str, int]] = []
+        self.user_agents: list[str] = []
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -155,7 +156,9 @@ class FakeGitHub:
                 return 200, [comment_payload(thread, cid, moment, comment, api) for cid, moment, comment in thread.comments
                              if not since or stamp(moment) >= since], {}
             if found.group(1) == "pulls":
-                return (200, pull_payload(thread, api), {}) if thread.is_pull else (404, {"message": "Not Found"}, {})
+                if not thread.is_pull:
+                    return 404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"}, {}
+                return 200, pull_payload(thread, api, detailed=True), {}
             return 200, issue_payload(thread, api), {}
         return 404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"}, {}
 
@@ -233,6 +236,7 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.fake
         parts = urlsplit(self.path)
         query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        fake.user_agents.append(self.headers.get("User-Agent", ""))
         if fake.latency:
             time.sleep(fake.latency)
         token = self.token()
@@ -275,7 +279,7 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(fault.delay)
             return False
         if fault.kind == "status":
-            self.reply(fault.status, {"message": "Server Error"} if fault.status < 600 else {}, {})
+            self.reply(fault.status, {"error": "Server Error"}, {})
         elif fault.kind == "secondary":
             self.reply(403, {"documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
                              "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."},

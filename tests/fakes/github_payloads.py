@@ -79,7 +79,8 @@ def thread_from_row(row: dict[str, Any]) -> Thread:
     state = row.get("state") or "open"
     closed = parse_day(row["closed"]) if row.get("closed") else (
         created + timedelta(hours=6) if state in ("closed", "merged") else None)
-    merged = parse_day(row["merged"]) if row.get("merged") else (closed if state == "merged" else None)
+    landed = state == "merged" or bool(row.get("landed"))
+    merged = parse_day(row["merged"]) if row.get("merged") else (closed if landed else None)
     thread = Thread(row["repo"], row["number"], row, created, closed, merged)
     for index, comment in enumerate(row.get("comments") or []):
         if comment.get("kind", "comment") != "comment":
@@ -164,7 +165,8 @@ def commit_payload(thread: Thread, api: str) -> dict[str, Any]:
     }
 
 
-def pull_payload(thread: Thread, api: str) -> dict[str, Any]:
+def pull_payload(thread: Thread, api: str, detailed: bool = False) -> dict[str, Any]:
+    """A pull request as the list endpoint shows it, or with the single-PR fields when `detailed`."""
     issue = issue_payload(thread, api)
     url = f"{api}/repos/{thread.repo}/pulls/{thread.number}"
     head = {"label": f"{issue['user']['login']}:branch-{thread.number}", "ref": f"branch-{thread.number}",
@@ -172,7 +174,7 @@ def pull_payload(thread: Thread, api: str) -> dict[str, Any]:
     base = {"label": f"{thread.repo.split('/')[0]}:main", "ref": "main", "sha": "0" * 40,
             "user": user(thread.repo.split("/")[0], api), "repo": None}
     merged_at = issue["pull_request"]["merged_at"]
-    return {
+    payload: dict[str, Any] = {
         "url": url, "id": issue["id"], "node_id": issue["node_id"], "html_url": issue["html_url"],
         "diff_url": issue["pull_request"]["diff_url"], "patch_url": issue["pull_request"]["patch_url"],
         "issue_url": issue["url"], "number": thread.number, "state": issue["state"], "locked": False,
@@ -189,6 +191,13 @@ def pull_payload(thread: Thread, api: str) -> dict[str, Any]:
                    "commits": {"href": f"{url}/commits"}, "statuses": {"href": f"{api}/repos/{thread.repo}/statuses/{head['sha']}"}},
         "author_association": issue["author_association"], "auto_merge": None, "active_lock_reason": None,
     }
+    if detailed:
+        payload.update({
+            "merged": merged_at is not None, "mergeable": None, "rebaseable": None, "mergeable_state": "unknown",
+            "merged_by": None, "comments": len(thread.comments), "review_comments": 0, "maintainer_can_modify": False,
+            "commits": 1, "additions": 0, "deletions": 0, "changed_files": 0,
+        })
+    return payload
 
 
 def repo_payload(repo: str, api: str) -> dict[str, Any]:

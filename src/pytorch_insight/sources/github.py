@@ -35,7 +35,7 @@ class _RepoRun:
 
 
 def fetch_search(client: HttpClient, stats: RequestStats, repo: str, qualifier: str, window: Window,
-                 notes: list[str]) -> Iterator[list[dict[str, Any]]]:
+                 notes: list[str], cap: int = SEARCH_CAP) -> Iterator[list[dict[str, Any]]]:
     """Pages of issues/PRs whose `qualifier` date (created, closed) falls in the window.
 
     A result larger than the search cap is split into halves of the window until each part fits.
@@ -44,12 +44,12 @@ def fetch_search(client: HttpClient, stats: RequestStats, repo: str, qualifier: 
     params = {"q": query, "sort": "created", "order": "asc", "per_page": PER_PAGE}
     pages = client.iter_pages("/search/issues", stats, params=params)
     first = next(pages)
-    if first.data.get("total_count", 0) > SEARCH_CAP and window.since < window.until:
+    if first.data.get("total_count", 0) > cap and window.since < window.until:
         for half in window.split():
-            yield from fetch_search(client, stats, repo, qualifier, half, notes)
+            yield from fetch_search(client, stats, repo, qualifier, half, notes, cap)
         return
-    if first.data.get("total_count", 0) > SEARCH_CAP:
-        notes.append(f"{repo}: more than {SEARCH_CAP} items {qualifier} on {window.since}; only the first {SEARCH_CAP} are reachable")
+    if first.data.get("total_count", 0) > cap:
+        notes.append(f"{repo}: more than {cap} items {qualifier} on {window.since}; only the first {cap} are reachable")
     if first.data.get("incomplete_results"):
         notes.append(f"{repo}: GitHub marked the {qualifier} search incomplete")
     yield first.data.get("items", [])
@@ -75,8 +75,10 @@ def issue_comment_count(item: Item) -> int:
 class GitHubSource:
     name = "github"
 
-    def __init__(self, client: HttpClient, profile: Profile, lookup: Lookup, *, has_token: bool) -> None:
+    def __init__(self, client: HttpClient, profile: Profile, lookup: Lookup, *, has_token: bool,
+                 search_cap: int = SEARCH_CAP) -> None:
         self.client = client
+        self.search_cap = search_cap
         self.profile = profile
         self.lookup = lookup
         self.has_token = has_token
@@ -139,7 +141,8 @@ class GitHubSource:
         meta = self.client.get_json(f"/repos/{run.repo}", self.stats).data
         run.branch = meta.get("default_branch") or run.branch
         for qualifier in ("created", "closed"):
-            for payloads in fetch_search(self.client, self.stats, run.repo, qualifier, window, self.notes):
+            for payloads in fetch_search(self.client, self.stats, run.repo, qualifier, window, self.notes,
+                                         self.search_cap):
                 batch = [self.issue_to_item(payload, run.repo) for payload in payloads]
                 run.items.update((item.number, item) for item in batch if item.number is not None)
                 save(batch)
