@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,15 @@ SAMPLES = SHARED / "api-samples"
 SHARED_WINDOW = make_window("2026-04-07", "2026-04-20")
 
 
-class FakeClock:
-    """Starts at the real time (the fake server's reset times are epoch-based) and never sleeps."""
+# "Today" for the tests: months after the shared fortnight, so collection takes the search path
+# unless a test moves the clock to the day after its window (the weekly run's path).
+TODAY = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc).timestamp()
 
-    def __init__(self, start: float = 1_776_000_000.0) -> None:
+
+class FakeClock:
+    """Time that tests set and advance; sleeping only moves it forward."""
+
+    def __init__(self, start: float = TODAY) -> None:
         self.current = start
         self.sleeps: list[float] = []
 

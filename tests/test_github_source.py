@@ -8,14 +8,16 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pytorch_insight.collect import github_client, run_collection
 from pytorch_insight.config import Settings
 from pytorch_insight.model import CoverageStatus, Item
 from pytorch_insight.sources import NoProgress
 from pytorch_insight.sources.github import GitHubSource
 from pytorch_insight.store import Store
-from pytorch_insight.window import make_window
-from tests.conftest import FakeClock, collect, pytorch_threads
+from pytorch_insight.window import Window, make_window
+from tests.conftest import SHARED_WINDOW, FakeClock, collect, pytorch_threads
 from tests.fakes.github import Fault, FakeGitHub
 
 Start = Callable[..., FakeGitHub]
@@ -39,8 +41,16 @@ def by_number(store: Store) -> dict[int, Item]:
     return {item.number: item for item in store.iter_items() if item.kind != "commit" and item.number is not None}
 
 
+def day_after(window: Window) -> float:
+    return window.end.timestamp() + 6 * 3600
+
+
+@pytest.mark.parametrize("path", ["weekly run (updated since)", "backfill (search)"])
 def test_the_shared_fortnight_is_collected_completely_and_cheaply(
-        start_github: Start, make_settings: MakeSettings, clock: FakeClock, shared_rows: list[dict[str, Any]]) -> None:
+        start_github: Start, make_settings: MakeSettings, clock: FakeClock, shared_rows: list[dict[str, Any]],
+        path: str) -> None:
+    if path.startswith("weekly"):
+        clock.current = day_after(SHARED_WINDOW)
     server = start_github(shared_rows)
     store, status = collect(make_settings(server.url), clock)
     stored = by_number(store)
@@ -54,8 +64,10 @@ def test_the_shared_fortnight_is_collected_completely_and_cheaply(
         assert item.kind == source_row["kind"]
         expected = [c["body"] for c in source_row["comments"] if c["kind"] == "comment"]
         assert [c.body for c in item.comments] == expected
-    with_comments = sum(1 for item in stored.values() if item.comment_count)
-    assert status.requests <= math.ceil(len(stored) / 50) + 3 + with_comments  # + repo, commits, comments lists
+    list_requests = [p for p, _ in server.log if "/comments" not in p]
+    assert len(list_requests) <= math.ceil(status.items / 50) + (0 if path.startswith("weekly") else 1)
+    used_search = any(p.startswith("/search/") for p in list_requests)
+    assert used_search == path.startswith("backfill")
     _, again = collect(make_settings(server.url), clock)
     assert again.requests - again.not_modified <= 0.05 * status.requests
     assert again.items == status.items
@@ -76,6 +88,22 @@ def test_issues_prs_rfcs_and_older_items_closed_in_the_window(start_github: Star
     assert sorted(stored) == [1, 2, 3, 4]
     assert (stored[1].kind, stored[2].kind, stored[3].kind) == ("issue", "pull_request", "rfc")
     assert store.get_payload(stored[2].id)["pull_request"]["merged_at"] is None
+
+
+def test_the_weekly_run_keeps_items_created_or_closed_in_the_window(
+        start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
+    clock.current = day_after(WEEK)
+    rows = [
+        row(1),
+        row(4, created="2026-03-01", state="closed", closed="2026-04-10"),
+        row(5, created="2026-03-01", comments=comments(1, day="2026-04-09")),  # only talked about
+        row(6, created="2026-04-14"),
+    ]
+    server = start_github(rows)
+    store, status = collect(make_settings(server.url), clock, WEEK)
+    assert status.status is CoverageStatus.OK
+    assert sorted(by_number(store)) == [1, 4]
+    assert not any(path.startswith("/search/") for path, _ in server.log)
 
 
 def test_merge_state_the_pytorch_way(start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
@@ -130,10 +158,10 @@ def test_large_searches_are_split_until_they_fit_the_cap(start_github: Start, ma
 def test_primary_limit_mid_run_stores_what_it_got_and_a_rerun_fills_the_gaps(
         start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
     rows = [row(n, comments=comments(1)) for n in range(200, 206)]
-    server = start_github(rows, core_limit=2)  # repository + commits, then the limit
+    server = start_github(rows, core_limit=1)  # the commits listing, then the limit
     settings = make_settings(server.url)
     store, status = collect(settings, clock, WEEK)
-    assert status.status is CoverageStatus.PARTIAL
+    assert status.status is CoverageStatus.PARTIAL, server.log
     assert "GITHUB_TOKEN" in status.note and "rate limit" in status.note
     assert sorted(by_number(store)) == list(range(200, 206))
     assert sum(len(item.comments) for item in by_number(store).values()) < 6

@@ -24,7 +24,7 @@ from pytorch_insight.jsonl import export_items, import_file
 from pytorch_insight.model import CoverageStatus, SourceStatus
 from pytorch_insight.sources import NoProgress, Progress
 from pytorch_insight.store import Store
-from pytorch_insight.window import make_window
+from pytorch_insight.window import make_window, parse_day
 
 stderr = Console(stderr=True)
 STATUS_MARK = {
@@ -149,9 +149,9 @@ def import_command(ctx: Context, path: Path) -> None:
 @common_options
 def export_command(ctx: Context, path: Path, since: str | None, until: str | None) -> None:
     """Export stored items as JSONL ('-' for standard output)."""
-    window = make_window(since, until) if since and until else None
-    store = ctx.open_store()
-    items = store.iter_items(str(window.since) if window else since, str(window.until) if window else until)
+    first = parse_day(since, "--since").isoformat() if since else None
+    last = parse_day(until, "--until").isoformat() if until else None
+    items = ctx.open_store().iter_items(first, last)
     if str(path) == "-":
         count = export_items(items, sys.stdout)
     else:

@@ -12,6 +12,7 @@ import argparse
 import hashlib
 import json
 import re
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from tests.fakes.github_payloads import (
 )
 
 DOCS = "https://docs.github.com/rest"
+DATE_QUALIFIER = r"(created|closed|updated):(?:(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})|(<=|>=|<|>)(\d{4}-\d{2}-\d{2}))"
 
 
 @dataclass
@@ -56,6 +58,15 @@ class Bucket:
         return int(self.started + self.period)
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that timed out and hung up is part of the tests, not an error worth printing."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 class FakeGitHub:
     def __init__(self, rows: list[dict[str, Any]], *, tokens: set[str] | None = None, core_limit: int | None = None,
                  search_limit: int | None = None, latency: float = 0.0, search_cap: int = 1000,
@@ -73,13 +84,13 @@ class FakeGitHub:
         self.user_agents: list[str] = []
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
+        self._server: _Server | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> str:
         handler = type("Handler", (_Handler,), {"fake": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = _Server(("127.0.0.1", 0), handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self.url
 
@@ -193,11 +204,15 @@ class FakeGitHub:
     def search(self, query: dict[str, str], api: str) -> tuple[int, Any, dict[str, str]]:
         terms = query.get("q", "")
         repo = re.search(r"repo:(\S+)", terms)
-        threads = list(self.threads.get(repo.group(1), {}).values()) if repo else [
+        if repo and repo.group(1) not in self.threads:
+            return 422, {"message": "Validation Failed", "errors": [{
+                "message": "The listed users and repositories cannot be searched either because the resources do not "
+                           "exist or you do not have permission to view them.",
+                "resource": "Search", "field": "q", "code": "invalid"}], "documentation_url": f"{DOCS}/search/search"}, {}
+        threads = list(self.threads[repo.group(1)].values()) if repo else [
             t for repo_threads in self.threads.values() for t in repo_threads.values()]
-        for field, low, high in re.findall(r"(created|closed|updated):(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", terms):
-            start, end = date.fromisoformat(low), date.fromisoformat(high)
-            threads = [t for t in threads if (moment := _moment(t, field)) and start <= moment.date() <= end]
+        for field, low, high, operator, day in re.findall(DATE_QUALIFIER, terms):
+            threads = [t for t in threads if _matches(_moment(t, field), low, high, operator, day)]
         if "is:pr" in terms:
             threads = [t for t in threads if t.is_pull]
         if "is:issue" in terms:
@@ -221,6 +236,17 @@ class FakeGitHub:
 
 def _moment(thread: Thread, field: str) -> datetime | None:
     return {"created": thread.created, "closed": thread.closed, "updated": thread.updated}[field]
+
+
+def _matches(moment: datetime | None, low: str, high: str, operator: str, day: str) -> bool:
+    """GitHub's date qualifiers: ``A..B`` (inclusive days) or ``<D``, ``<=D``, ``>D``, ``>=D``."""
+    if moment is None:
+        return False
+    value = moment.date()
+    if low:
+        return date.fromisoformat(low) <= value <= date.fromisoformat(high)
+    bound = date.fromisoformat(day)
+    return {"<": value < bound, "<=": value <= bound, ">": value > bound, ">=": value >= bound}[operator]
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -293,7 +319,6 @@ class _Handler(BaseHTTPRequestHandler):
         return True
 
     def primary_limit(self, bucket: Bucket, resource: str) -> None:
-        self.fake.log.append((self.path, 403))
         self.reply(403, {"message": "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated "
                                     "requests get a higher rate limit. Check out the documentation for more details.)",
                          "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api"},
@@ -360,7 +385,7 @@ def main() -> None:
     args = parser.parse_args()
     fake = FakeGitHub(load_rows(args.data), tokens=set(args.token), latency=args.latency)
     handler = type("Handler", (_Handler,), {"fake": fake})
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
+    server = _Server(("127.0.0.1", args.port), handler)
     print(f"fake GitHub API on http://127.0.0.1:{args.port} (set GITHUB_API_URL to it); Ctrl-C stops", flush=True)
     try:
         server.serve_forever()

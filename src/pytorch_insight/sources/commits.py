@@ -11,10 +11,9 @@ from pytorch_insight.model import Item, Relation, commit_item_id, github_item_id
 from pytorch_insight.window import Window
 
 
-def fetch_commits(client: HttpClient, stats: RequestStats, repo: str, branch: str, window: Window) -> Iterator[list[dict[str, Any]]]:
-    """Pages of commits on `branch` committed inside the window."""
+def fetch_commits(client: HttpClient, stats: RequestStats, repo: str, window: Window) -> Iterator[list[dict[str, Any]]]:
+    """Pages of commits landed on the default branch inside the window."""
     params = {
-        "sha": branch,
         "since": window.start.isoformat().replace("+00:00", "Z"),
         "until": window.end.isoformat().replace("+00:00", "Z"),
         "per_page": 100,

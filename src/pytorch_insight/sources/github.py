@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from pytorch_insight.config import Profile
@@ -23,38 +24,61 @@ from pytorch_insight.window import Window, parse_timestamp
 
 PER_PAGE = 100
 SEARCH_CAP = 1000  # GitHub serves at most the first 1,000 results of any search
+# Past this, "updated since the window began" drags in months of later activity: search instead.
+RECENT_LAG_SECONDS = 3 * 86400
 
 
 @dataclass
 class _RepoRun:
     repo: str
-    branch: str = "main"
     items: dict[int, Item] = field(default_factory=dict)
     problem: str = ""
     fatal: bool = False
 
 
-def fetch_search(client: HttpClient, stats: RequestStats, repo: str, qualifier: str, window: Window,
-                 notes: list[str], cap: int = SEARCH_CAP) -> Iterator[list[dict[str, Any]]]:
-    """Pages of issues/PRs whose `qualifier` date (created, closed) falls in the window.
+def fetch_updated_since(client: HttpClient, stats: RequestStats, repo: str, window: Window) -> Iterator[list[dict[str, Any]]]:
+    """Pages of every issue and PR updated since the window began (authoritative, no search cap)."""
+    params = {"state": "all", "since": _iso(window.start), "sort": "updated", "direction": "asc", "per_page": PER_PAGE}
+    for page in client.iter_pages(f"/repos/{repo}/issues", stats, params=params):
+        yield page.data
+
+
+def fetch_search(client: HttpClient, stats: RequestStats, repo: str, field_name: str, window: Window,
+                 notes: list[str], cap: int = SEARCH_CAP, extra: str = "") -> Iterator[list[dict[str, Any]]]:
+    """Pages of issues/PRs whose `field_name` date (created, closed) falls in the window.
 
     A result larger than the search cap is split into halves of the window until each part fits.
     """
-    query = f"repo:{repo} {qualifier}:{window.since.isoformat()}..{window.until.isoformat()}"
+    query = f"repo:{repo} {field_name}:{window.since.isoformat()}..{window.until.isoformat()} {extra}".strip()
     params = {"q": query, "sort": "created", "order": "asc", "per_page": PER_PAGE}
     pages = client.iter_pages("/search/issues", stats, params=params)
-    first = next(pages)
-    if first.data.get("total_count", 0) > cap and window.since < window.until:
+    try:
+        first = next(pages)
+    except RemoteError as error:
+        if error.status == 422 and "cannot be searched" in str(error):
+            raise NotFound(f"repository {repo} cannot be searched", 404) from None
+        raise
+    total = first.data.get("total_count", 0)
+    if total > cap and window.since < window.until:
         for half in window.split():
-            yield from fetch_search(client, stats, repo, qualifier, half, notes, cap)
+            yield from fetch_search(client, stats, repo, field_name, half, notes, cap, extra)
         return
-    if first.data.get("total_count", 0) > cap:
-        notes.append(f"{repo}: more than {cap} items {qualifier} on {window.since}; only the first {cap} are reachable")
+    if total > cap:
+        notes.append(f"{repo}: more than {cap} items {field_name} on {window.since}; only the first {cap} are reachable")
     if first.data.get("incomplete_results"):
-        notes.append(f"{repo}: GitHub marked the {qualifier} search incomplete")
+        notes.append(f"{repo}: GitHub marked the {field_name} search incomplete")
     yield first.data.get("items", [])
     for page in pages:
         yield page.data.get("items", [])
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def in_window(item: Item, window: Window) -> bool:
+    """Created in the window, or older and closed or merged in it."""
+    return any(window.contains(parse_timestamp(moment)) for moment in (item.created, item.closed, item.merged))
 
 
 def comment_from_payload(payload: dict[str, Any]) -> Comment:
@@ -138,15 +162,22 @@ class GitHubSource:
     # -- phase 1: the item lists -----------------------------------------------------------------
 
     def _collect_items(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
-        meta = self.client.get_json(f"/repos/{run.repo}", self.stats).data
-        run.branch = meta.get("default_branch") or run.branch
-        for qualifier in ("created", "closed"):
-            for payloads in fetch_search(self.client, self.stats, run.repo, qualifier, window, self.notes,
-                                         self.search_cap):
-                batch = [self.issue_to_item(payload, run.repo) for payload in payloads]
-                run.items.update((item.number, item) for item in batch if item.number is not None)
-                save(batch)
-                progress.update(self.name, f"{run.repo}: issues and pull requests", len(self.stored))
+        for payloads in self._item_pages(run.repo, window):
+            batch = [item for item in (self.issue_to_item(p, run.repo) for p in payloads) if in_window(item, window)]
+            run.items.update((item.number, item) for item in batch if item.number is not None)
+            save(batch)
+            progress.update(self.name, f"{run.repo}: issues and pull requests", len(self.stored))
+
+    def _item_pages(self, repo: str, window: Window) -> Iterator[list[dict[str, Any]]]:
+        """The cheapest complete listing: for a window that just ended, everything updated since
+        it began (the weekly run's case); for an older one, two searches bounded by the window."""
+        lag = self.client.clock.now() - window.end.timestamp()
+        if lag <= RECENT_LAG_SECONDS:
+            yield from fetch_updated_since(self.client, self.stats, repo, window)
+            return
+        yield from fetch_search(self.client, self.stats, repo, "created", window, self.notes, self.search_cap)
+        yield from fetch_search(self.client, self.stats, repo, "closed", window, self.notes, self.search_cap,
+                                extra=f"created:<{window.since.isoformat()}")
 
     def issue_to_item(self, payload: dict[str, Any], repo: str) -> Item:
         labels = [label["name"] if isinstance(label, dict) else str(label) for label in payload.get("labels") or []]
@@ -200,7 +231,7 @@ class GitHubSource:
     # -- phase 2: landed commits ---------------------------------------------------------------
 
     def _collect_commits(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
-        for payloads in fetch_commits(self.client, self.stats, run.repo, run.branch, window):
+        for payloads in fetch_commits(self.client, self.stats, run.repo, window):
             commits = [commit_to_item(payload, run.repo, self.landed) for payload in payloads]
             landed = [pr for commit in commits if (pr := self._mark_landed(run, commit))]
             save(commits + landed)
@@ -246,7 +277,7 @@ class GitHubSource:
         return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
 
     def _repository_comments(self, run: _RepoRun, window: Window, save: Emit) -> None:
-        params = {"since": window.start.isoformat().replace("+00:00", "Z"), "sort": "created",
+        params = {"since": _iso(window.start), "sort": "created",
                   "direction": "asc", "per_page": PER_PAGE}
         for page in self.client.iter_pages(f"/repos/{run.repo}/issues/comments", self.stats, params=params):
             found: dict[int, list[Comment]] = {}
