@@ -78,3 +78,15 @@ def test_unusable_database_paths_are_store_errors(tmp_path: Path) -> None:
         Store.open(str(tmp_path))  # a directory, not a database file
     with pytest.raises(StoreError, match="cannot use database"):
         Store.open("nosuchdialect://x")
+
+
+def test_the_schema_compiles_for_postgresql() -> None:
+    """PostgreSQL comes through a database URL next: the tables must not rely on SQLite quirks."""
+    from sqlalchemy.dialects import postgresql
+    from sqlalchemy.schema import CreateTable
+
+    from pytorch_insight.schema import metadata
+
+    for table in metadata.sorted_tables:
+        ddl = str(CreateTable(table).compile(dialect=postgresql.dialect()))
+        assert ddl.startswith(f"\nCREATE TABLE {table.name}")

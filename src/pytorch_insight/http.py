@@ -219,9 +219,10 @@ def _message(response: httpx.Response) -> str:
         body = response.json()
     except ValueError:
         return response.text[:200]
-    if isinstance(body, dict):
-        return str(body.get("message") or body.get("error") or "")[:200]
-    return ""
+    if not isinstance(body, dict):
+        return ""
+    details = [str(error.get("message")) for error in body.get("errors") or [] if isinstance(error, dict) and error.get("message")]
+    return " ".join([str(body.get("message") or body.get("error") or ""), *details])[:300]
 
 
 def _seconds(value: str | None, default: float) -> float:

@@ -32,7 +32,7 @@ RECENT_LAG_SECONDS = 3 * 86400
 class _RepoRun:
     repo: str
     items: dict[int, Item] = field(default_factory=dict)
-    problem: str = ""
+    problems: list[str] = field(default_factory=list)
     fatal: bool = False
 
 
@@ -111,9 +111,13 @@ class GitHubSource:
         self.notes: list[str] = []
         self.stored: set[str] = set()
 
+    def _reset(self) -> None:
+        self.stats, self.notes, self.stored = RequestStats(), [], set()
+
     # -- the run ----------------------------------------------------------------------------------
 
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
+        self._reset()
         runs = [_RepoRun(repo) for repo in self.profile.github.repositories]
 
         def save(batch: Sequence[Item]) -> None:
@@ -134,10 +138,10 @@ class GitHubSource:
                     stop = "GitHub rejected the token (401): check GITHUB_TOKEN"
                     run.fatal = True
                 except NotFound:
-                    run.problem = f"{run.repo}: repository not found (404)"
+                    run.problems.append(f"{run.repo}: repository not found (404)")
                     run.fatal = True
                 except RemoteError as exc:
-                    run.problem = f"{run.repo}: {exc}"
+                    run.problems.append(f"{run.repo}: {exc}")
         return self._status(runs, stop)
 
     def _budget_note(self, error: RateLimited) -> str:
@@ -147,7 +151,7 @@ class GitHubSource:
         return f"{spent}; {error}; re-run after the reset to fill the gaps"
 
     def _status(self, runs: list[_RepoRun], stop: str) -> SourceStatus:
-        problems = [run.problem for run in runs if run.problem] + ([stop] if stop else []) + self.notes
+        problems = [problem for run in runs for problem in run.problems] + ([stop] if stop else []) + self.notes
         if not problems:
             status = CoverageStatus.OK
         elif self.stored:
@@ -264,12 +268,14 @@ class GitHubSource:
             self._repository_comments(run, window, save)
             progress.update(self.name, f"{run.repo}: comment threads", len(self.stored))
         for item in sorted(self._missing_threads(run), key=lambda it: (it.kind != "rfc", -(it.comment_count or 0), it.number)):
-            thread = [
-                comment_from_payload(payload)
-                for page in self.client.iter_pages(f"/repos/{run.repo}/issues/{item.number}/comments", self.stats,
-                                                   params={"per_page": PER_PAGE})
-                for payload in page.data
-            ]
+            url = f"/repos/{run.repo}/issues/{item.number}/comments"
+            try:
+                thread = [comment_from_payload(payload)
+                          for page in self.client.iter_pages(url, self.stats, params={"per_page": PER_PAGE})
+                          for payload in page.data]
+            except NotFound:  # deleted or transferred since it was listed; the rest goes on
+                self.notes.append(f"{run.repo}#{item.number}: gone (404) before its comments were read")
+                continue
             self._attach(run, {item.number: thread}, save)
             progress.update(self.name, f"{run.repo}: comment threads", len(self.stored))
 
