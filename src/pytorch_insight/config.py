@@ -11,7 +11,7 @@ from typing import Any, Mapping
 import platformdirs
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
-from pytorch_insight.errors import ConfigError
+from pytorch_insight.errors import ConfigError, describe_validation_error
 
 APP_NAME = "pytorch-insight"
 DEFAULT_PROFILE = "pytorch"
@@ -134,9 +134,7 @@ def load_profile(name_or_path: str) -> Profile:
     try:
         return Profile.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ConfigError(f"profile {name_or_path!r} is invalid at {where}: {first['msg']}") from None
+        raise ConfigError(f"profile {name_or_path!r} is invalid {describe_validation_error(exc)}") from None
 
 
 def load_settings(
@@ -162,6 +160,4 @@ def load_settings(
             http=HttpSettings.model_validate(file_data.get("http", {})),
         )
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ConfigError(f"config file {path} is invalid at {where}: {first['msg']}") from None
+        raise ConfigError(f"config file {path} is invalid {describe_validation_error(exc)}") from None

@@ -1,5 +1,7 @@
 """One exception hierarchy, so callers can catch failures by meaning."""
 
+from pydantic import ValidationError
+
 
 class InsightError(Exception):
     """Anything the user can act on; the CLI prints it as one line."""
@@ -51,3 +53,10 @@ class Unauthorized(RemoteError):
 
 class NotFound(RemoteError):
     """The resource does not exist (404), e.g. an unknown repository."""
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """The first problem of a pydantic error as ``at field.path: message``."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"at {where}: {first['msg']}"

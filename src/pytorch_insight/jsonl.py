@@ -10,7 +10,7 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
-from pytorch_insight.errors import ImportFormatError
+from pytorch_insight.errors import ImportFormatError, describe_validation_error
 from pytorch_insight.model import GITHUB_KINDS, Item, commit_item_id, github_item_id
 from pytorch_insight.store import Store
 
@@ -58,9 +58,7 @@ def read_items(lines: Iterable[str]) -> Iterator[tuple[int, Item | str]]:
         try:
             yield number, item_from_line(data)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            yield number, f"field {where}: {first['msg']}"
+            yield number, f"invalid {describe_validation_error(exc)}"
         except ValueError as exc:
             yield number, str(exc)
 

@@ -53,6 +53,11 @@ def make_window(since: str | None, until: str | None, today: date | None = None)
     return Window(start, end)
 
 
+def github_time(moment: datetime) -> str:
+    """The ``2026-04-07T00:00:00Z`` form GitHub's query parameters take."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def parse_timestamp(text: str | None) -> datetime | None:
     """GitHub-style ISO 8601 (``2026-04-07T12:00:00Z``) or a bare date, as an aware datetime."""
     if not text:

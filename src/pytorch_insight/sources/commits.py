@@ -8,14 +8,14 @@ from typing import Any
 
 from pytorch_insight.http import HttpClient, RequestStats
 from pytorch_insight.model import Item, Relation, commit_item_id, github_item_id
-from pytorch_insight.window import Window
+from pytorch_insight.window import Window, github_time
 
 
 def fetch_commits(client: HttpClient, stats: RequestStats, repo: str, window: Window) -> Iterator[list[dict[str, Any]]]:
     """Pages of commits landed on the default branch inside the window."""
     params = {
-        "since": window.start.isoformat().replace("+00:00", "Z"),
-        "until": window.end.isoformat().replace("+00:00", "Z"),
+        "since": github_time(window.start),
+        "until": github_time(window.end),
         "per_page": 100,
     }
     for page in client.iter_pages(f"/repos/{repo}/commits", stats, params=params):

@@ -1,7 +1,8 @@
 """GitHub issues, pull requests, RFCs, landed commits and comment threads for one window.
 
-Requests are spent in order of value, across all repositories: first the item lists (search,
-bounded by the window), then landed commits, then comment threads. When the budget runs out
+Requests are spent in order of value, across all repositories: first the item lists (one
+"updated since" listing for a window that just ended, window-bounded searches for older ones),
+then landed commits, then comment threads. When the budget runs out
 everything fetched so far is already stored and the source reports itself partial.
 """
 
@@ -11,7 +12,6 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from pytorch_insight.config import Profile
@@ -20,7 +20,7 @@ from pytorch_insight.http import HttpClient, RequestStats
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus, github_item_id, merge_comments
 from pytorch_insight.sources import Emit, Lookup, Progress
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
-from pytorch_insight.window import Window, parse_timestamp
+from pytorch_insight.window import Window, github_time, parse_timestamp
 
 PER_PAGE = 100
 SEARCH_CAP = 1000  # GitHub serves at most the first 1,000 results of any search
@@ -38,7 +38,7 @@ class _RepoRun:
 
 def fetch_updated_since(client: HttpClient, stats: RequestStats, repo: str, window: Window) -> Iterator[list[dict[str, Any]]]:
     """Pages of every issue and PR updated since the window began (authoritative, no search cap)."""
-    params = {"state": "all", "since": _iso(window.start), "sort": "updated", "direction": "asc", "per_page": PER_PAGE}
+    params = {"state": "all", "since": github_time(window.start), "sort": "updated", "direction": "asc", "per_page": PER_PAGE}
     for page in client.iter_pages(f"/repos/{repo}/issues", stats, params=params):
         yield page.data
 
@@ -70,10 +70,6 @@ def fetch_search(client: HttpClient, stats: RequestStats, repo: str, field_name:
     yield first.data.get("items", [])
     for page in pages:
         yield page.data.get("items", [])
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
 
 
 def in_window(item: Item, window: Window) -> bool:
@@ -283,7 +279,7 @@ class GitHubSource:
         return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
 
     def _repository_comments(self, run: _RepoRun, window: Window, save: Emit) -> None:
-        params = {"since": _iso(window.start), "sort": "created",
+        params = {"since": github_time(window.start), "sort": "created",
                   "direction": "asc", "per_page": PER_PAGE}
         for page in self.client.iter_pages(f"/repos/{run.repo}/issues/comments", self.stats, params=params):
             found: dict[int, list[Comment]] = {}
