@@ -34,15 +34,81 @@ class GitHubProfile(BaseModel):
 
 
 class AreaRule(BaseModel):
-    """A focus area and the evidence that puts an item into it (used by classification)."""
+    """A focus area and the evidence that puts an item into it (used by classification).
+
+    Keywords are whole words or phrases; a trailing ``*`` makes a prefix (``recompil*``).
+    Patterns are regular expressions over the original title and body.
+    """
 
     id: str
     name: LocalizedText
     labels: list[str] = Field(default_factory=list)
     title_tags: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)
+    patterns: list[str] = Field(default_factory=list)
     paths: list[str] = Field(default_factory=list)
     owners: list[str] = Field(default_factory=list)
+    kinds: list[str] = Field(default_factory=list)
+    fallback: bool = False
+
+
+class ClassificationWeights(BaseModel):
+    """How much each kind of evidence counts towards an area; an area needs `threshold`."""
+
+    label: float = 3.0
+    title_tag: float = 3.0
+    pattern: float = 3.0
+    kind: float = 3.0
+    path: float = 2.0
+    title_keyword: float = 2.0
+    body_keyword: float = 0.75
+    body_keyword_cap: float = 2.25
+    owner: float = 1.0
+    owner_cap: float = 3.0
+    threshold: float = 2.0
+
+
+class NoiseRule(BaseModel):
+    """Items matching this rule stay in the counts but rank low (unless something lifts them)."""
+
+    id: str
+    reason: str
+    title_patterns: list[str] = Field(default_factory=list)
+    labels: list[str] = Field(default_factory=list)
+    kinds: list[str] = Field(default_factory=list)
+
+
+class Signal(BaseModel):
+    """A ranking factor: fires on labels, title or body patterns, or kinds; adds `weight`."""
+
+    id: str
+    reason: str
+    weight: float
+    labels: list[str] = Field(default_factory=list)
+    title_patterns: list[str] = Field(default_factory=list)
+    body_patterns: list[str] = Field(default_factory=list)
+    kinds: list[str] = Field(default_factory=list)
+
+
+class Ranking(BaseModel):
+    high: float = 6.0
+    medium: float = 3.0
+    base: dict[str, float] = Field(default_factory=dict)
+    signals: list[Signal] = Field(default_factory=list)
+    comment_weight: float = 0.6
+    comment_cap: float = 2.0
+    reaction_weight: float = 0.5
+    reaction_cap: float = 1.5
+    participant_weight: float = 0.3
+    participant_cap: float = 1.2
+    fix_available: float = 1.0
+    fix_share: float = 0.5
+    key_contributor: float = 1.0
+    watched_person: float = 1.5
+    watched_keyword: float = 1.0
+    watched_path: float = 1.0
+    noise_factor: float = 0.25
+    duplicate_penalty: float = 3.0
 
 
 class Contributor(BaseModel):
@@ -68,10 +134,23 @@ class Profile(BaseModel):
     bots: list[str] = Field(default_factory=list)
     bot_suffixes: list[str] = Field(default_factory=lambda: ["[bot]"])
     areas: list[AreaRule] = Field(default_factory=list)
+    classification: ClassificationWeights = Field(default_factory=ClassificationWeights)
+    noise: list[NoiseRule] = Field(default_factory=list)
+    ranking: Ranking = Field(default_factory=Ranking)
     teams: dict[str, LocalizedText] = Field(default_factory=dict)
     contributors: list[Contributor] = Field(default_factory=list)
     readers: list[Reader] = Field(default_factory=list)
     default_reader: str = "generalist"
+
+    def reader(self, reader_id: str | None) -> Reader:
+        wanted = reader_id or self.default_reader
+        for reader in self.readers:
+            if reader.id == wanted:
+                return reader
+        if reader_id is None and not self.readers:
+            return Reader(id="everyone", role=LocalizedText(zh="读者", en="Reader"))
+        known = ", ".join(reader.id for reader in self.readers) or "none"
+        raise ConfigError(f"unknown reader {wanted!r} (profile {self.name} has: {known})")
 
     def is_bot(self, login: str | None) -> bool:
         if not login:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pytorch_insight.window import parse_timestamp
+from pytorch_insight.window import Window, parse_timestamp
 
 Kind = Literal["issue", "pull_request", "rfc", "commit", "forum", "blog", "event", "slack"]
 GITHUB_KINDS = frozenset({"issue", "pull_request", "rfc"})
@@ -73,6 +73,10 @@ class Item(BaseModel):
             raise ValueError(f"not an ISO date or timestamp: {value!r}")
         return value
 
+    def active_in(self, window: Window) -> bool:
+        """Created in the window, or older and closed or merged in it."""
+        return any(window.contains(parse_timestamp(moment)) for moment in (self.created, self.closed, self.merged))
+
     def to_jsonl(self) -> dict[str, Any]:
         """The item JSONL object: fixed fields first, known optional ones, then unknown fields."""
         data = self.model_dump(mode="json")
@@ -95,6 +99,17 @@ def github_item_id(repo: str, number: int) -> str:
 
 def commit_item_id(repo: str, sha: str) -> str:
     return f"commit:{repo}@{sha}"
+
+
+def short_ref(item_id: str) -> str:
+    """``github:pytorch/pytorch#180257`` -> ``pytorch/pytorch#180257``; commits keep 7 hex digits."""
+    kind, _, rest = item_id.partition(":")
+    if kind == "github":
+        return rest
+    if kind == "commit" and "@" in rest:
+        repo, sha = rest.split("@", 1)
+        return f"{repo}@{sha[:7]}"
+    return item_id
 
 
 class CoverageStatus(StrEnum):

@@ -6,7 +6,9 @@ PostgreSQL through a database URL.
 
 from collections.abc import Callable
 
-from sqlalchemy import JSON, Column, Connection, Integer, MetaData, String, Table, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON, Column, Connection, Index, Integer, MetaData, String, Table, Text, UniqueConstraint, select, text, update,
+)
 
 metadata = MetaData()
 
@@ -31,6 +33,8 @@ items = Table(
     Column("state", String(40)),
     Column("created", String(40)),
     Column("updated", String(40)),
+    Column("closed", String(40)),
+    Column("merged", String(40)),
     Column("data", JSON, nullable=False),
     Column("stored_at", String(40), nullable=False),
 )
@@ -87,11 +91,29 @@ http_cache = Table(
 
 
 def _initial(connection: Connection) -> None:
-    for table in (items, payloads, runs, source_status, http_cache):
+    for table in (payloads, runs, source_status, http_cache):
         table.create(connection)
+    # The items table as first released; 0002 adds the activity columns of the current definition.
+    connection.execute(text(
+        "CREATE TABLE items (id VARCHAR(500) PRIMARY KEY, source VARCHAR(100) NOT NULL, kind VARCHAR(40) NOT NULL,"
+        " repo VARCHAR(300), number INTEGER, url TEXT, title TEXT, author VARCHAR(200), state VARCHAR(40),"
+        " created VARCHAR(40), updated VARCHAR(40), data JSON NOT NULL, stored_at VARCHAR(40) NOT NULL)"
+    ))
+
+
+def _activity_columns(connection: Connection) -> None:
+    """Close and merge times as columns, so a window's items are selected in SQL."""
+    connection.execute(text("ALTER TABLE items ADD COLUMN closed VARCHAR(40)"))
+    connection.execute(text("ALTER TABLE items ADD COLUMN merged VARCHAR(40)"))
+    rows = connection.execute(select(items.c.id, items.c.data)).all()
+    for row in rows:
+        connection.execute(update(items).where(items.c.id == row.id).values(
+            closed=row.data.get("closed"), merged=row.data.get("merged")))
+    Index("ix_items_created", items.c.created).create(connection)
 
 
 # Append only: a migration, once released, is never edited; a change is a new named entry.
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
+    ("0002_item_activity_columns", _activity_columns),
 ]

@@ -7,17 +7,18 @@ the next run simply upserts again.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, update
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from pytorch_insight.errors import StoreError
 from pytorch_insight.http import CachedPage
 from pytorch_insight.model import Item, SourceStatus, merge_comments
 from pytorch_insight.schema import MIGRATIONS, http_cache, items, payloads, runs, schema_migrations, source_status
+from pytorch_insight.window import Window
 
 BATCH = 500
 
@@ -131,6 +132,28 @@ class Store:
             for row in connection.execute(query):
                 yield Item.model_validate(row.data)
 
+    def items_in_window(self, window: Window) -> list[Item]:
+        """Items created in the window, or closed or merged in it, in id order."""
+        # Stored times are ISO strings (a bare date or a UTC timestamp), so a day's margin on each
+        # side in SQL, then the exact test in Python, is both index-friendly and correct.
+        low, high = (window.since - timedelta(days=1)).isoformat(), (window.until + timedelta(days=2)).isoformat()
+        query = select(items.c.data).order_by(items.c.id).where(or_(
+            items.c.created.between(low, high), items.c.closed.between(low, high), items.c.merged.between(low, high)))
+        with self.engine.connect() as connection:
+            found = [Item.model_validate(row.data) for row in connection.execute(query)]
+        return [item for item in found if item.active_in(window)]
+
+    def latest_statuses(self, window: Window) -> list[SourceStatus]:
+        """The coverage each source reported on its most recent collection of this window."""
+        since, until = window.since.isoformat(), window.until.isoformat()
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(source_status).where(source_status.c.since == since, source_status.c.until == until)
+                .order_by(source_status.c.run_id)
+            ).all()
+        latest = {row.source: row for row in rows}
+        return [_status_from_row(row) for row in latest.values()]
+
     def count_items(self) -> int:
         with self.engine.connect() as connection:
             return int(connection.scalar(select(func.count()).select_from(items)) or 0)
@@ -176,11 +199,7 @@ class Store:
     def source_statuses(self, run_id: int) -> list[SourceStatus]:
         with self.engine.connect() as connection:
             rows = connection.execute(select(source_status).where(source_status.c.run_id == run_id))
-            return [
-                SourceStatus(name=row.source, status=row.status, items=row.items, requests=row.requests,
-                             not_modified=row.not_modified, note=row.note)
-                for row in rows
-            ]
+            return [_status_from_row(row) for row in rows]
 
     # -- conditional requests ------------------------------------------------------------------
 
@@ -200,12 +219,17 @@ class Store:
                 connection.execute(insert(http_cache).values(url=url, **values))
 
 
+def _status_from_row(row: Any) -> SourceStatus:
+    return SourceStatus(name=row.source, status=row.status, items=row.items, requests=row.requests,
+                        not_modified=row.not_modified, note=row.note)
+
+
 def _item_row(item: Item, now: str) -> dict[str, Any]:
     data = item.model_dump(mode="json")  # unknown (extra) fields are included
     return {
         "source": item.source, "kind": item.kind, "repo": item.repo, "number": item.number, "url": item.url,
         "title": item.title, "author": item.author, "state": item.state, "created": item.created,
-        "updated": item.updated, "data": data, "stored_at": now,
+        "updated": item.updated, "closed": item.closed, "merged": item.merged, "data": data, "stored_at": now,
     }
 
 

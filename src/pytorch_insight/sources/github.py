@@ -72,11 +72,6 @@ def fetch_search(client: HttpClient, stats: RequestStats, repo: str, field_name:
         yield page.data.get("items", [])
 
 
-def in_window(item: Item, window: Window) -> bool:
-    """Created in the window, or older and closed or merged in it."""
-    return any(window.contains(parse_timestamp(moment)) for moment in (item.created, item.closed, item.merged))
-
-
 def comment_from_payload(payload: dict[str, Any]) -> Comment:
     return Comment(
         id=payload.get("id"),
@@ -163,7 +158,7 @@ class GitHubSource:
 
     def _collect_items(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
         for payloads in self._item_pages(run.repo, window):
-            batch = [item for item in (self.issue_to_item(p, run.repo) for p in payloads) if in_window(item, window)]
+            batch = [item for item in (self.issue_to_item(p, run.repo) for p in payloads) if item.active_in(window)]
             run.items.update((item.number, item) for item in batch if item.number is not None)
             save(batch)
             progress.update(self.name, f"{run.repo}: issues and pull requests", len(self.stored))

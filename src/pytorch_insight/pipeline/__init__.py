@@ -1,0 +1,28 @@
+"""The deterministic middle of the pipeline: noise -> fuse -> link -> classify -> rank."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pytorch_insight.config import Profile
+from pytorch_insight.model import Item
+from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.classify import classify
+from pytorch_insight.pipeline.features import extract_features
+from pytorch_insight.pipeline.fuse import fuse
+from pytorch_insight.pipeline.link import link
+from pytorch_insight.pipeline.noise import mark_noise
+from pytorch_insight.pipeline.rank import rank
+
+__all__ = ["Assessment", "assess"]
+
+
+def assess(items: Iterable[Item], profile: Profile, reader_id: str | None = None, use_labels: bool = True) -> list[Assessment]:
+    """Every distinct item of the window, classified, linked and ranked best first."""
+    reader = profile.reader(reader_id)
+    assessments = [Assessment(item, extract_features(item), relations=list(item.relations)) for item in items]
+    mark_noise(assessments, profile)
+    kept = fuse(assessments)
+    link(kept)
+    classify(kept, profile, use_labels)
+    return rank(kept, profile, reader)

@@ -1,0 +1,34 @@
+"""What the pipeline concludes about one item: noise, fusion, links, areas, score and reasons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pytorch_insight.model import Item, Relation
+from pytorch_insight.pipeline.features import Features
+
+
+@dataclass(slots=True)
+class Assessment:
+    item: Item
+    features: Features
+    noise: list[str] = field(default_factory=list)
+    canonical: str | None = None            # set on a duplicate: the id of the item that stands for it
+    aliases: list[str] = field(default_factory=list)  # ids merged into this one (same URL elsewhere)
+    relations: list[Relation] = field(default_factory=list)
+    areas: list[str] = field(default_factory=list)
+    area_evidence: dict[str, list[str]] = field(default_factory=dict)
+    score: float = 0.0
+    priority: str = "low"
+    rank: int = 0
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.item.id
+
+    def relate(self, kind: str, target: str, evidence: str) -> None:
+        """Add a relation once; the first evidence found for a (kind, target) pair is kept."""
+        if target == self.item.id or any(r.type == kind and r.target == target for r in self.relations):
+            return
+        self.relations.append(Relation(type=kind, target=target, evidence=evidence))

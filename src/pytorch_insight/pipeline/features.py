@@ -1,0 +1,72 @@
+"""Text features extracted once per item and shared by every later stage.
+
+Everything here is a pure function of one item, so the stages that use it stay linear in the
+number of items.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pytorch_insight.model import Item
+
+WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
+FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+CC_LINE = re.compile(r"^\s*cc:?\s+((?:@[\w.-]+(?:/[\w.-]+)?[\s,]*)+)$", re.M | re.I)
+HANDLE = re.compile(r"@([\w.-]+(?:/[\w.-]+)?)")
+GHSTACK = re.compile(r"^\s*\*\s+(?:__->__\s+)?#(\d+)\s*$", re.M)
+TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
+NUMBER_SUFFIX = re.compile(r"\s*\(#\d*(?:…|\.\.\.)?\)?\s*$")  # "(#180916)", or cut short: "(#180…"
+# Identifiers rare enough to tie two items together: snake_case names, CamelCase class names
+# and dotted API paths (flex_attention, CUDACachingAllocator, torch.nn.functional.pad).
+SNAKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+){1,6}\b")
+CAMEL = re.compile(r"\b[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*\b|\b[A-Z]{2,}[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*\b")
+DOTTED = re.compile(r"\btorch(?:\.[A-Za-z_][A-Za-z0-9_]*){2,}\b")
+BODY_LIMIT = 4000
+
+
+@dataclass(slots=True)
+class Features:
+    text: str                       # lower-cased title + body, code blocks removed
+    title: str                      # lower-cased title
+    words: frozenset[str]
+    title_words: frozenset[str]
+    tags: frozenset[str]            # lower-cased bracket tags of the title: "inductor", "rfc" ...
+    owners: frozenset[str]          # lower-cased handles from `cc @...` lines
+    stack: tuple[int, ...]          # ghstack members listed in the body, this item included
+    identifiers: frozenset[str] = field(default_factory=frozenset)
+    participants: int = 0
+
+
+def normalize_title(title: str | None) -> str:
+    """A title reduced to its words, for spotting the same change submitted twice."""
+    text = NUMBER_SUFFIX.sub("", title or "").lower()
+    return " ".join(WORD.findall(text))
+
+
+def extract_features(item: Item) -> Features:
+    title = item.title or ""
+    body = (item.body or "")[:BODY_LIMIT]
+    prose = FENCE.sub(" ", body)
+    owners = frozenset(handle.lower() for line in CC_LINE.findall(prose) for handle in HANDLE.findall(line))
+    prose_without_cc = CC_LINE.sub(" ", prose)
+    text = f"{title}\n{prose_without_cc}".lower()
+    title_lower = title.lower()
+    stack = tuple(int(number) for number in GHSTACK.findall(body)) if "ghstack" in body else ()
+    identifiers = frozenset(
+        token for pattern in (SNAKE, CAMEL, DOTTED) for token in pattern.findall(f"{title}\n{prose_without_cc}")
+        if len(token) >= 6 and not token.lower().startswith(("test_", "http"))
+    )
+    participants = len({comment.author for comment in item.comments if comment.author and comment.author != item.author})
+    return Features(
+        text=text,
+        title=title_lower,
+        words=frozenset(WORD.findall(text)),
+        title_words=frozenset(WORD.findall(title_lower)),
+        tags=frozenset(tag.strip().lower() for tag in TITLE_TAG.findall(title)),
+        owners=owners,
+        stack=stack,
+        identifiers=identifiers,
+        participants=participants,
+    )

@@ -1,0 +1,125 @@
+"""One canonical item per thing: merge copies of one URL, link resubmissions, relands, reverts
+and ghstack stacks. Everything is keyed by hashes (URL, normalised title, number), so the
+stage is linear in the number of items."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+from pytorch_insight.model import github_item_id
+from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.features import normalize_title
+
+RELAND = re.compile(r"""^\s*(?:\[re-?land(?:ed)?\]\s*:?\s*|re-?land(?:ed)?\s*:?\s+)["']?(.*?)["']?\s*$""", re.I)
+REVERT = re.compile(r"""^\s*revert(?:ed)?\s*:?\s+["']?(.*?)["']?\s*$""", re.I)
+REFERENCED_NUMBER = re.compile(r"\(#(\d+)\)")
+SOURCE_PREFERENCE = {"github": 0}
+
+
+def _url_key(url: str | None) -> str | None:
+    if not url:
+        return None
+    return url.lower().split("#", 1)[0].rstrip("/").replace("http://", "https://").replace("://www.", "://")
+
+
+def merge_same_url(assessments: Sequence[Assessment]) -> list[Assessment]:
+    """Keep one item per URL (the GitHub copy when there is one); the others become aliases."""
+    kept: dict[str, Assessment] = {}
+    result: list[Assessment] = []
+    for assessment in sorted(assessments, key=lambda a: (SOURCE_PREFERENCE.get(a.item.source, 1), a.id)):
+        key = _url_key(assessment.item.url)
+        if key is None:
+            result.append(assessment)
+        elif key in kept:
+            winner = kept[key]
+            winner.aliases.append(assessment.id)
+            for relation in assessment.relations:
+                winner.relate(relation.type, relation.target, relation.evidence)
+        else:
+            kept[key] = assessment
+            result.append(assessment)
+    return sorted(result, key=lambda a: a.id)
+
+
+def _family(assessment: Assessment) -> str:
+    return "change" if assessment.item.kind in ("pull_request", "commit") else assessment.item.kind
+
+
+def _is_landed(assessment: Assessment) -> bool:
+    return assessment.item.state in ("merged", "landed")
+
+
+def link_duplicates(assessments: Sequence[Assessment]) -> None:
+    """The same title opened more than once: the landed (else newest) PR, or the oldest issue, stands."""
+    groups: dict[tuple[str | None, str, str], list[Assessment]] = defaultdict(list)
+    for assessment in assessments:
+        if assessment.item.kind == "commit":
+            continue
+        title = normalize_title(assessment.item.title)
+        if len(title.split()) >= 3 and not RELAND.match(assessment.item.title or "") and not REVERT.match(assessment.item.title or ""):
+            groups[(assessment.item.repo, _family(assessment), title)].append(assessment)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        if _family(members[0]) == "change":
+            canonical = max(members, key=lambda a: (_is_landed(a), a.item.created or "", a.item.number or 0))
+        else:
+            canonical = min(members, key=lambda a: (a.item.created or "", a.item.number or 0))
+        for member in members:
+            if member is canonical:
+                continue
+            member.canonical = canonical.id
+            member.relate("duplicate", canonical.id, "same title opened again")
+            canonical.relate("duplicate", member.id, "same title opened again")
+
+
+def link_relands_and_reverts(assessments: Sequence[Assessment]) -> None:
+    by_id = {assessment.id: assessment for assessment in assessments}
+    by_title: dict[tuple[str | None, str], list[Assessment]] = defaultdict(list)
+    for assessment in assessments:
+        if assessment.item.kind in ("pull_request", "commit"):
+            by_title[(assessment.item.repo, normalize_title(assessment.item.title))].append(assessment)
+    for assessment in assessments:
+        title = assessment.item.title or ""
+        for pattern, kind, back in ((RELAND, "relands", "relanded_by"), (REVERT, "reverts", "reverted_by")):
+            match = pattern.match(title)
+            if not match:
+                continue
+            for target, evidence in _targets(assessment, match.group(1), by_id, by_title):
+                assessment.relate(kind, target.id if isinstance(target, Assessment) else target, evidence)
+                if isinstance(target, Assessment):
+                    target.relate(back, assessment.id, evidence)
+
+
+def _targets(assessment: Assessment, inner: str, by_id: dict[str, Assessment],
+             by_title: dict[tuple[str | None, str], list[Assessment]]) -> list[tuple[Assessment | str, str]]:
+    """What a reland or revert points at: the PR number in its title, else the same title."""
+    number = REFERENCED_NUMBER.search(inner)
+    if number and assessment.item.repo:
+        target_id = github_item_id(assessment.item.repo, int(number.group(1)))
+        return [(by_id.get(target_id, target_id), f"title names #{number.group(1)}")]
+    matches = by_title.get((assessment.item.repo, normalize_title(inner)), [])
+    return [(match, "same title") for match in matches if match is not assessment and match.item.kind != "commit"]
+
+
+def link_stacks(assessments: Sequence[Assessment]) -> None:
+    """ghstack lists every PR of a stack in each member's body: link the members we hold."""
+    present = {assessment.id for assessment in assessments}
+    for assessment in assessments:
+        repo = assessment.item.repo
+        if not assessment.features.stack or not repo:
+            continue
+        for number in assessment.features.stack:
+            target = github_item_id(repo, number)
+            if target != assessment.id and target in present:
+                assessment.relate("stack", target, "ghstack stack list")
+
+
+def fuse(assessments: Sequence[Assessment]) -> list[Assessment]:
+    kept = merge_same_url(assessments)
+    link_duplicates(kept)
+    link_relands_and_reverts(kept)
+    link_stacks(kept)
+    return kept

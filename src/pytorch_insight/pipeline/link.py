@@ -1,0 +1,126 @@
+"""Links between items: fixes / fixed_by, commit -> PR, forum post -> GitHub item, and `related`
+between items that share a rare technical identifier in the same window."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+from pytorch_insight.model import github_item_id
+from pytorch_insight.pipeline.assessment import Assessment
+
+CLOSING = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b\s*:?\s*", re.I)
+REFERENCE = re.compile(
+    r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|#(?P<n2>\d+)|https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/issues/(?P<n3>\d+))"
+)
+REFERENCE_GAP = re.compile(r"\s*(?:,|and|&)?\s*", re.I)
+GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
+NOT_A_FIX = re.compile(r"\b(?:related|see|similar|follow[- ]?up|part of|tracking|umbrella|cf\.|context|pull request resolved)\b", re.I)
+CHANGE_KINDS = ("pull_request", "commit")
+COMMUNITY_KINDS = ("forum", "blog", "event", "slack")
+RELATED_MAX_ITEMS = 4    # an identifier shared by more items than this is too common to mean anything
+RELATED_PER_ITEM = 5
+
+
+def closing_references(text: str, repo: str | None) -> list[tuple[str, int]]:
+    """(repo, number) for every ``Fixes #N``, ``closes o/r#N``, ``resolves <issue URL>`` ..."""
+    found: list[tuple[str, int]] = []
+    for keyword in CLOSING.finditer(text):
+        position = keyword.end()
+        while (match := REFERENCE.match(text, position)) is not None:
+            target_repo = match.group("repo") or match.group("urepo") or repo
+            number = match.group("n1") or match.group("n2") or match.group("n3")
+            if target_repo:
+                found.append((target_repo, int(number)))
+            gap = REFERENCE_GAP.match(text, match.end())
+            position = gap.end() if gap else match.end()
+    return found
+
+
+def issue_urls(text: str) -> list[tuple[str, int, bool]]:
+    """(repo, number, reads-like-a-fix) for every issue URL; "related: <url>" is not a fix."""
+    found = []
+    for match in GITHUB_URL.finditer(text):
+        if match.group(2) != "issues":
+            continue
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        found.append((match.group(1), int(match.group(3)), not NOT_A_FIX.search(text[line_start:match.start()])))
+    return found
+
+
+def link_fixes(assessments: Sequence[Assessment]) -> None:
+    by_id = {assessment.id: assessment for assessment in assessments}
+    for assessment in assessments:
+        item = assessment.item
+        if item.kind not in CHANGE_KINDS or not item.body:
+            continue
+        origin = "landed commit message" if item.kind == "commit" else "PR body"
+        targets = [(ref, f"closing keyword in {origin}") for ref in closing_references(item.body, item.repo)]
+        targets += [((repo, number), f"issue URL in {origin}") for repo, number, is_fix in issue_urls(item.body) if is_fix]
+        for (repo, number), evidence in targets:
+            target = github_item_id(repo, number)
+            if target in by_id and by_id[target].item.kind in CHANGE_KINDS:
+                continue  # a closing keyword that names a PR is not a fix link
+            assessment.relate("fixes", target, evidence)
+            if target in by_id:
+                by_id[target].relate("fixed_by", assessment.id, evidence)
+
+
+def link_commits(assessments: Sequence[Assessment]) -> None:
+    by_id = {assessment.id: assessment for assessment in assessments}
+    for assessment in assessments:
+        for relation in list(assessment.relations):
+            if relation.type == "lands" and relation.target in by_id:
+                by_id[relation.target].relate("landed_by", assessment.id, relation.evidence)
+
+
+def link_mentions(assessments: Sequence[Assessment]) -> None:
+    """Forum posts, blog posts and issues that point at GitHub items by URL."""
+    by_id = {assessment.id: assessment for assessment in assessments}
+    for assessment in assessments:
+        item = assessment.item
+        if not item.body or item.kind in CHANGE_KINDS:
+            continue
+        for match in GITHUB_URL.finditer(item.body):
+            target = github_item_id(match.group(1), int(match.group(3)))
+            if target == item.id:
+                continue
+            if item.kind in COMMUNITY_KINDS:
+                assessment.relate("discusses", target, f"{item.kind} links to it")
+                if target in by_id:
+                    by_id[target].relate("discussed_in", assessment.id, f"linked from {item.kind}")
+            else:
+                assessment.relate("related", target, "linked by URL")
+                if target in by_id:
+                    by_id[target].relate("related", assessment.id, "linked by URL")
+
+
+def link_shared_identifiers(assessments: Sequence[Assessment]) -> None:
+    """`related` between items naming the same rare identifier (the same bug on another backend)."""
+    holders: dict[str, list[Assessment]] = defaultdict(list)
+    for assessment in assessments:
+        if assessment.canonical is None:
+            for identifier in assessment.features.identifiers:
+                holders[identifier].append(assessment)
+    for identifier in sorted(holders):
+        group = holders[identifier]
+        if not 2 <= len(group) <= RELATED_MAX_ITEMS:
+            continue
+        for first in group:
+            for second in group:
+                if first is second or (first.noise and second.noise) or _already_linked(first, second.id):
+                    continue
+                if sum(r.type == "related" for r in first.relations) < RELATED_PER_ITEM:
+                    first.relate("related", second.id, f"both mention `{identifier}`")
+
+
+def _already_linked(assessment: Assessment, other: str) -> bool:
+    return any(relation.target == other for relation in assessment.relations)
+
+
+def link(assessments: Sequence[Assessment]) -> None:
+    link_commits(assessments)
+    link_fixes(assessments)
+    link_mentions(assessments)
+    link_shared_identifiers(assessments)

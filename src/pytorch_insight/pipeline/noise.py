@@ -1,0 +1,36 @@
+"""Mark (never delete) what is noise: bot authors, CI automation, bumps, clean-ups, test-only changes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pytorch_insight.config import Profile
+from pytorch_insight.pipeline.assessment import Assessment
+
+
+class NoiseRules:
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.rules = [
+            (rule.reason, [re.compile(p) for p in rule.title_patterns], set(rule.labels), set(rule.kinds))
+            for rule in profile.noise
+        ]
+
+    def reasons(self, assessment: Assessment) -> list[str]:
+        item = assessment.item
+        found = []
+        if self.profile.is_bot(item.author):
+            found.append(f"bot author {item.author}")
+        title = item.title or ""
+        labels = set(item.labels)
+        for reason, patterns, rule_labels, kinds in self.rules:
+            if any(p.search(title) for p in patterns) or labels & rule_labels or item.kind in kinds:
+                found.append(reason)
+        return found
+
+
+def mark_noise(assessments: Iterable[Assessment], profile: Profile) -> None:
+    rules = NoiseRules(profile)
+    for assessment in assessments:
+        assessment.noise = rules.reasons(assessment)

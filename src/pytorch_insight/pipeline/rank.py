@@ -1,0 +1,154 @@
+"""Score, priority and rank for every item, with the factors that fired written down.
+
+The score adds the profile's signals (severity, breadth, design weight), how actionable and
+discussed the item is and who wrote it, scales by the reader's interest in its areas, and takes
+penalties for noise and duplicates. Ties are broken by id, so the order is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pytorch_insight.config import Profile, Reader, Signal
+from pytorch_insight.model import short_ref
+from pytorch_insight.pipeline.assessment import Assessment
+
+NEUTRAL_WEIGHT = 1.0
+
+
+@dataclass(frozen=True)
+class Severity:
+    points: float
+    reasons: list[str]
+
+
+@dataclass(frozen=True)
+class _CompiledSignal:
+    signal: Signal
+    labels: frozenset[str]
+    title: tuple[re.Pattern[str], ...]
+    body: tuple[re.Pattern[str], ...]
+
+    def fires(self, assessment: Assessment) -> bool:
+        item = assessment.item
+        return bool(
+            self.labels & {label.lower() for label in item.labels}
+            or item.kind in self.signal.kinds
+            or any(pattern.search(item.title or "") for pattern in self.title)
+            or any(pattern.search(assessment.features.text) for pattern in self.body)
+        )
+
+
+class Ranker:
+    def __init__(self, profile: Profile, reader: Reader) -> None:
+        self.profile = profile
+        self.settings = profile.ranking
+        self.reader = reader
+        self.signals = [
+            _CompiledSignal(signal, frozenset(label.lower() for label in signal.labels),
+                            tuple(re.compile(p) for p in signal.title_patterns),
+                            tuple(re.compile(p) for p in signal.body_patterns))
+            for signal in self.settings.signals
+        ]
+        self.people = {c.login.lower(): c for c in profile.contributors}
+        self.watched_people = {login.lower() for login in reader.watch_people}
+        self.watched_keywords = [keyword.lower() for keyword in reader.watch_keywords]
+        self.watched_paths = [path.lower() for path in reader.watch_paths]
+
+    def score(self, assessment: Assessment) -> tuple[float, list[str], Severity]:
+        """(score, reasons, severity): the severity is what a fix of this item inherits."""
+        settings, item = self.settings, assessment.item
+        score = settings.base.get(item.kind, 1.0)
+        fired = [signal.signal for signal in self.signals if signal.fires(assessment)]
+        severity = Severity(sum(signal.weight for signal in fired), [signal.reason for signal in fired])
+        reasons = list(severity.reasons)
+        score += severity.points
+        score += self._engagement(assessment, reasons)
+        score += self._context(assessment, reasons)
+        weight = max((self.reader.area_weights.get(area, NEUTRAL_WEIGHT) for area in assessment.areas), default=NEUTRAL_WEIGHT)
+        if weight != NEUTRAL_WEIGHT:
+            best = max(assessment.areas, key=lambda area: self.reader.area_weights.get(area, NEUTRAL_WEIGHT))
+            reasons.append(f"{self.reader.id} reader weighs {best} x{weight:g}")
+        score *= weight
+        if assessment.noise:
+            score *= settings.noise_factor
+            reasons.append("noise: " + "; ".join(assessment.noise))
+        if assessment.canonical:
+            score -= settings.duplicate_penalty
+            reasons.append(f"duplicate of {short_ref(assessment.canonical)}")
+        return score, reasons, severity
+
+    def _engagement(self, assessment: Assessment, reasons: list[str]) -> float:
+        settings, item = self.settings, assessment.item
+        total = 0.0
+        comments = item.comment_count if item.comment_count is not None else len(item.comments)
+        if comments:
+            total += min(settings.comment_cap, settings.comment_weight * math.log2(1 + comments))
+            reasons.append(f"{comments} comments")
+        if item.reactions:
+            total += min(settings.reaction_cap, settings.reaction_weight * math.log2(1 + item.reactions))
+            reasons.append(f"{item.reactions} reactions")
+        if assessment.features.participants > 1:
+            total += min(settings.participant_cap, settings.participant_weight * assessment.features.participants)
+            reasons.append(f"{assessment.features.participants} people in the thread")
+        return total
+
+    def _context(self, assessment: Assessment, reasons: list[str]) -> float:
+        settings, item = self.settings, assessment.item
+        total = 0.0
+        fixes = sorted(r.target for r in assessment.relations if r.type == "fixed_by")
+        if item.kind in ("issue", "rfc") and fixes:
+            total += settings.fix_available
+            reasons.append("fix PR exists: " + ", ".join(short_ref(fix) for fix in fixes[:3]))
+        author = (item.author or "").lower()
+        if author in self.people and not self.profile.is_bot(author):
+            person = self.people[author]
+            total += settings.key_contributor
+            reasons.append(f"by key contributor {person.name} ({person.team})")
+        if author in self.watched_people:
+            total += settings.watched_person
+            reasons.append(f"{self.reader.id} reader watches {item.author}")
+        keywords = [k for k in self.watched_keywords if k in assessment.features.text]
+        if keywords:
+            total += settings.watched_keyword
+            reasons.append(f"{self.reader.id} reader watches " + ", ".join(keywords[:3]))
+        paths = [p for p in self.watched_paths if p in assessment.features.text]
+        if paths:
+            total += settings.watched_path
+            reasons.append(f"touches watched path {paths[0]}")
+        return total
+
+    def priority(self, score: float) -> str:
+        if score >= self.settings.high:
+            return "high"
+        return "medium" if score >= self.settings.medium else "low"
+
+
+def inherit_fixed_severity(assessment: Assessment, severity: dict[str, Severity], share: float) -> None:
+    """A change that fixes a severe issue matters for that reason too (and may leave the noise)."""
+    fixed = [r.target for r in assessment.relations if r.type == "fixes" and r.target in severity
+             and severity[r.target].points > 0]
+    if not fixed or assessment.item.kind not in ("pull_request", "commit"):
+        return
+    worst = max(fixed, key=lambda target: (severity[target].points, target))
+    assessment.score += share * severity[worst].points
+    assessment.reasons.append(f"fixes {short_ref(worst)} ({', '.join(severity[worst].reasons)})")
+
+
+def rank(assessments: Sequence[Assessment], profile: Profile, reader: Reader) -> list[Assessment]:
+    """Score every item and return them best first (score, then id, for a stable order)."""
+    ranker = Ranker(profile, reader)
+    severity: dict[str, Severity] = {}
+    for assessment in assessments:
+        assessment.score, assessment.reasons, severity[assessment.id] = ranker.score(assessment)
+    for assessment in assessments:
+        inherit_fixed_severity(assessment, severity, profile.ranking.fix_share)
+        assessment.score = round(assessment.score, 3)
+        assessment.priority = ranker.priority(assessment.score)
+    ordered = sorted(assessments, key=lambda a: (-a.score, a.id))
+    for position, assessment in enumerate(ordered, start=1):
+        assessment.rank = position
+    return ordered
