@@ -22,6 +22,9 @@ from pytorch_insight.config import Settings, load_settings
 from pytorch_insight.errors import ConfigError, InsightError
 from pytorch_insight.jsonl import export_items, import_file
 from pytorch_insight.model import CoverageStatus, SourceStatus
+from pytorch_insight.pipeline import assess
+from pytorch_insight.report.build import build_report
+from pytorch_insight.report.write import parse_formats, write_json
 from pytorch_insight.sources import NoProgress, Progress
 from pytorch_insight.store import Store
 from pytorch_insight.window import make_window, parse_day
@@ -125,6 +128,33 @@ def print_statuses(statuses: Sequence[SourceStatus], title: str) -> None:
         table.add_row(status.name, str(status.items), str(status.requests), str(status.not_modified),
                       STATUS_MARK[status.status], status.note)
     stderr.print(table)
+
+
+@cli.command()
+@click.option("--since", help="First UTC day of the window (YYYY-MM-DD); default: 7 days before --until.")
+@click.option("--until", help="Last UTC day of the window (YYYY-MM-DD); default: yesterday.")
+@click.option("--format", "formats", default="json", show_default=True, help="Comma-separated output formats.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("reports"), show_default=True,
+              help="Folder the report files are written to.")
+@click.option("--reader", help="Reader profile that drives the ranking (default: the profile's default reader).")
+@common_options
+def report(ctx: Context, since: str | None, until: str | None, formats: str, out: Path, reader: str | None) -> None:
+    """Rank, link and classify the stored items of a window and write the report (no network)."""
+    window = make_window(since, until)
+    parse_formats(formats)
+    profile = ctx.settings.profile
+    reader_profile = profile.reader(reader)
+    store = ctx.open_store()
+    items = store.items_in_window(window)
+    if not items:
+        raise InsightError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
+    ranked = assess(items, profile, reader_profile.id)
+    document = build_report(ranked, window=window, profile=profile, reader=reader_profile,
+                            statuses=store.latest_statuses(window), collected=len(items))
+    path = write_json(document, out)
+    if not ctx.quiet:
+        stderr.print(f"wrote {path} ({len(document.items)} items, {document.stats['high']} high priority)",
+                     markup=False, highlight=False)
 
 
 @cli.command(name="import")

@@ -79,12 +79,14 @@ class NoiseRule(BaseModel):
 
 
 class Signal(BaseModel):
-    """A ranking factor: fires on labels, title or body patterns, or kinds; adds `weight`."""
+    """A ranking factor: fires on labels, kinds, keywords (words, phrases, ``prefix*``), title
+    patterns, or body patterns (run on the lower-cased text); adds `weight`."""
 
     id: str
     reason: str
     weight: float
     labels: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
     title_patterns: list[str] = Field(default_factory=list)
     body_patterns: list[str] = Field(default_factory=list)
     kinds: list[str] = Field(default_factory=list)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pytorch_insight.config import AreaRule, ClassificationWeights, Profile
 from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.features import KeywordSet
 
 
 @dataclass(frozen=True)
@@ -16,25 +17,18 @@ class _CompiledArea:
     rule: AreaRule
     labels: frozenset[str]
     tags: frozenset[str]
-    words: frozenset[str]              # single-word keywords
-    phrases: tuple[str, ...]           # multi-word keywords
-    prefixes: re.Pattern[str] | None   # keywords ending in "*"
+    keywords: KeywordSet
     patterns: tuple[re.Pattern[str], ...]
     paths: tuple[str, ...]
     owners: frozenset[str]
 
 
 def _compile(rule: AreaRule) -> _CompiledArea:
-    keywords = [keyword.lower() for keyword in rule.keywords]
-    prefixes = [re.escape(k[:-1]) for k in keywords if k.endswith("*")]
-    plain = [k for k in keywords if not k.endswith("*")]
     return _CompiledArea(
         rule=rule,
         labels=frozenset(label.lower() for label in rule.labels),
         tags=frozenset(tag.lower().strip("[]") for tag in rule.title_tags),
-        words=frozenset(k for k in plain if " " not in k),
-        phrases=tuple(k for k in plain if " " in k),
-        prefixes=re.compile(r"\b(?:" + "|".join(prefixes) + r")\w*") if prefixes else None,
+        keywords=KeywordSet(rule.keywords),
         patterns=tuple(re.compile(pattern) for pattern in rule.patterns),
         paths=tuple(path.lower() for path in rule.paths),
         owners=frozenset(owner.lower().lstrip("@") for owner in rule.owners),
@@ -63,7 +57,7 @@ class AreaClassifier:
         weights, item, features = self.weights, assessment.item, assessment.features
         score, evidence = 0.0, []
         if self.use_labels:
-            for label in sorted({label.lower() for label in item.labels} & area.labels):
+            for label in sorted(features.labels & area.labels):
                 score += weights.label
                 evidence.append(f"label {label}")
         for tag in sorted(features.tags & area.tags):
@@ -72,9 +66,8 @@ class AreaClassifier:
         if item.kind in area.rule.kinds:
             score += weights.kind
             evidence.append(f"kind {item.kind}")
-        raw = f"{item.title or ''}\n{item.body or ''}"
         for pattern in area.patterns:
-            if pattern.search(raw):
+            if pattern.search(features.raw):
                 score += weights.pattern
                 evidence.append(f"pattern {pattern.pattern}")
                 break
@@ -82,7 +75,8 @@ class AreaClassifier:
         if paths:
             score += weights.path
             evidence.append(f"path {paths[0]}")
-        title_hits, body_hits = self._keywords(area, features.title, features.title_words, features.text, features.words)
+        title_hits = area.keywords.find(features.title_words, features.title)
+        body_hits = [hit for hit in area.keywords.find(features.words, features.text) if hit not in title_hits]
         if title_hits:
             score += weights.title_keyword
             evidence.append("title mentions " + ", ".join(title_hits[:3]))
@@ -94,16 +88,6 @@ class AreaClassifier:
             score += min(weights.owner_cap, weights.owner * len(owners))
             evidence.append("cc " + ", ".join(f"@{owner}" for owner in owners[:3]))
         return score, evidence
-
-    @staticmethod
-    def _keywords(area: _CompiledArea, title: str, title_words: frozenset[str], text: str,
-                  words: frozenset[str]) -> tuple[list[str], list[str]]:
-        in_title = sorted(area.words & title_words) + [p for p in area.phrases if p in title]
-        in_text = sorted(area.words & words) + [p for p in area.phrases if p in text]
-        if area.prefixes:
-            in_title += sorted(set(area.prefixes.findall(title)))
-            in_text += sorted(set(area.prefixes.findall(text)))
-        return in_title, [hit for hit in in_text if hit not in in_title]
 
 
 def classify(assessments: Iterable[Assessment], profile: Profile, use_labels: bool = True) -> None:

@@ -28,8 +28,10 @@ BODY_LIMIT = 4000
 
 @dataclass(slots=True)
 class Features:
-    text: str                       # lower-cased title + body, code blocks removed
+    raw: str                        # title + body as written (for the profile's patterns)
+    text: str                       # lower-cased title + body, code blocks and cc lines removed
     title: str                      # lower-cased title
+    labels: frozenset[str]          # lower-cased labels
     words: frozenset[str]
     title_words: frozenset[str]
     tags: frozenset[str]            # lower-cased bracket tags of the title: "inductor", "rfc" ...
@@ -60,8 +62,10 @@ def extract_features(item: Item) -> Features:
     )
     participants = len({comment.author for comment in item.comments if comment.author and comment.author != item.author})
     return Features(
+        raw=f"{title}\n{body}",
         text=text,
         title=title_lower,
+        labels=frozenset(label.lower() for label in item.labels),
         words=frozenset(WORD.findall(text)),
         title_words=frozenset(WORD.findall(title_lower)),
         tags=frozenset(tag.strip().lower() for tag in TITLE_TAG.findall(title)),
@@ -70,3 +74,25 @@ def extract_features(item: Item) -> Features:
         identifiers=identifiers,
         participants=participants,
     )
+
+
+class KeywordSet:
+    """Whole words (``fsdp``), phrases (``graph break``) and prefixes (``recompil*``), matched on
+    the features' word sets and lower-cased text: far cheaper than one regular expression each."""
+
+    def __init__(self, keywords: list[str]) -> None:
+        lowered = [keyword.lower() for keyword in keywords]
+        self.prefixes = tuple(k[:-1] for k in lowered if k.endswith("*"))
+        plain = [k for k in lowered if not k.endswith("*")]
+        self.words = frozenset(k for k in plain if " " not in k)
+        self.phrases = tuple(k for k in plain if " " in k)
+
+    def __bool__(self) -> bool:
+        return bool(self.words or self.phrases or self.prefixes)
+
+    def find(self, words: frozenset[str], text: str) -> list[str]:
+        """The keywords present, in a stable order: words, then phrases, then prefixed words."""
+        found = sorted(self.words & words) + [phrase for phrase in self.phrases if phrase in text]
+        if self.prefixes:
+            found += sorted(word for word in words if word.startswith(self.prefixes))
+        return found

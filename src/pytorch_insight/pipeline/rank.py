@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pytorch_insight.config import Profile, Reader, Signal
 from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.features import KeywordSet
 
 NEUTRAL_WEIGHT = 1.0
 
@@ -29,16 +30,18 @@ class Severity:
 class _CompiledSignal:
     signal: Signal
     labels: frozenset[str]
+    keywords: KeywordSet
     title: tuple[re.Pattern[str], ...]
     body: tuple[re.Pattern[str], ...]
 
     def fires(self, assessment: Assessment) -> bool:
-        item = assessment.item
+        item, features = assessment.item, assessment.features
         return bool(
-            self.labels & {label.lower() for label in item.labels}
+            self.labels & features.labels
             or item.kind in self.signal.kinds
             or any(pattern.search(item.title or "") for pattern in self.title)
-            or any(pattern.search(assessment.features.text) for pattern in self.body)
+            or (self.keywords and self.keywords.find(features.words, features.text))
+            or any(pattern.search(features.text) for pattern in self.body)
         )
 
 
@@ -48,7 +51,7 @@ class Ranker:
         self.settings = profile.ranking
         self.reader = reader
         self.signals = [
-            _CompiledSignal(signal, frozenset(label.lower() for label in signal.labels),
+            _CompiledSignal(signal, frozenset(label.lower() for label in signal.labels), KeywordSet(signal.keywords),
                             tuple(re.compile(p) for p in signal.title_patterns),
                             tuple(re.compile(p) for p in signal.body_patterns))
             for signal in self.settings.signals

@@ -1,0 +1,91 @@
+"""Scale of the deterministic pipeline: fuse + classify + rank 10,000 and 100,000 items.
+
+    python benchmarks/scale.py [--sizes 10000,100000]
+
+The shared fortnight is replicated with new ids and numbers (references inside bodies shift
+with them, so links stay within each copy). Each size runs in a fresh process; it prints the
+wall time of `assess` and the process's peak memory. Targets: 10,000 items in <= 2 s and
+<= 300 MB; 100,000 in <= 12x the 10,000 time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"
+NUMBER = re.compile(r"(#|/issues/|/pull/)(\d{3,7})\b")
+OFFSET = 1_000_000
+
+
+def replicate(rows: list[dict], size: int) -> list[dict]:
+    copies = []
+    for index in range(size):
+        copy, row = divmod(index, len(rows))
+        source = rows[row]
+        shift = copy * OFFSET
+
+        def moved(text: str | None, shift: int = shift) -> str | None:
+            return NUMBER.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + shift}", text) if text else text
+
+        number = source["number"] + shift if source["number"] is not None else None
+        copies.append({**source, "number": number, "title": f"{source['title'] or ''} (copy {copy})" if copy else source["title"],
+                       "body": moved(source["body"]), "url": f"{moved(source['url'])}?copy={copy}"})
+    return copies
+
+
+def measure(size: int, data: Path) -> dict[str, float]:
+    from pytorch_insight.config import load_profile
+    from pytorch_insight.jsonl import item_from_line
+    from pytorch_insight.pipeline import assess
+
+    with data.open(encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    items = [item_from_line(row) for row in replicate(rows, size)]
+    profile = load_profile("pytorch")
+    started = time.perf_counter()
+    ranked = assess(items, profile)
+    seconds = time.perf_counter() - started
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"size": size, "seconds": seconds, "peak_mb": peak_mb, "kept": len(ranked)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure(args.one, args.data)))
+        return 0
+    results = {}
+    for size in (int(part) for part in args.sizes.split(",")):
+        output = subprocess.run([sys.executable, __file__, "--one", str(size), "--data", str(args.data)],
+                                check=True, capture_output=True, text=True).stdout
+        results[size] = json.loads(output)
+        r = results[size]
+        print(f"{size:>7} items: assess {r['seconds']:.2f} s, peak RSS {r['peak_mb']:.0f} MB ({r['kept']} after fusion)")
+    ok = True
+    if 10_000 in results:
+        r = results[10_000]
+        ok &= r["seconds"] <= 2.0 and r["peak_mb"] <= 300
+        print(f"10,000 target (<= 2 s, <= 300 MB): {'met' if ok else 'MISSED'}")
+    if 10_000 in results and 100_000 in results:
+        ratio = results[100_000]["seconds"] / results[10_000]["seconds"]
+        print(f"100,000 / 10,000 time ratio {ratio:.1f} (target <= 12): {'met' if ratio <= 12 else 'MISSED'}")
+        ok &= ratio <= 12
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The report: the JSON model built from the ranked items, and its writers."""

@@ -1,0 +1,40 @@
+from tests.pipeline.helpers import item, run
+
+
+def areas(*args, **kwargs) -> list[str]:
+    [only] = run(item(1, *args, **kwargs), use_labels=kwargs.pop("use_labels", True)).values()
+    return only.areas
+
+
+def test_labels_title_tags_and_keywords_each_classify() -> None:
+    assert areas("Some problem", labels=["module: inductor"]) == ["compiler"]
+    assert areas("[FSDP2] Reshard after forward is slow on 8 GPUs")[:2] == ["distributed", "performance"]
+    assert areas("torch.compile recompiles on every call") == ["compiler"]
+    assert areas("F.interpolate gives NaN on mps") == ["mps"]
+
+
+def test_unlabelled_items_are_classified_from_their_text_and_owner_lists() -> None:
+    body = "Platforms: rocm\n\nThis test was disabled because it is failing in CI.\n\ncc @jeffdaily @sunway513 @pruthvistony"
+    assert "rocm" in areas("DISABLED test_foo (__main__.TestBar)", body=body)
+    cc_only = "Some text.\n\ncc @awgu @wanchaol @fegin"
+    assert areas("A thing is wrong", body=cc_only) == ["distributed"]
+
+
+def test_one_body_keyword_is_not_enough_but_several_are() -> None:
+    assert areas("Weird error", body="I was using triton once.") == ["core"]
+    assert "compiler" in areas("Weird error", body="triton kernel from inductor after dynamo traced it")
+
+
+def test_multi_label_and_evidence_written_down() -> None:
+    [only] = run(item(1, "[inductor] 20% throughput regression on H100", labels=["module: performance"])).values()
+    assert only.areas[:3] == ["compiler", "performance", "cuda"]
+    assert only.area_evidence["compiler"][0] == "title tag [inductor]"
+    assert "label module: performance" in only.area_evidence["performance"]
+
+
+def test_labels_can_be_hidden_for_evaluation() -> None:
+    assert areas("Some problem", labels=["module: xpu"], use_labels=False) == ["core"]
+
+
+def test_rfcs_and_community_kinds() -> None:
+    assert "rfc" in areas("[RFC] A new device-generic allocator", kind="rfc")

@@ -1,0 +1,68 @@
+from pytorch_insight.model import Item
+from tests.pipeline.helpers import item, ref, relations, run
+
+
+def test_the_same_url_from_two_sources_becomes_one_item() -> None:
+    github = item(5, "[RFC] A new dispatcher")
+    forum_copy = Item(id="forum:dev-discuss.pytorch.org/t/1", source="forum", kind="forum", title="[RFC] A new dispatcher",
+                      url="http://github.com/pytorch/pytorch/issues/5/", created="2026-04-08T12:00:00Z")
+    result = run(github, forum_copy)
+    assert list(result) == [github.id]
+    assert result[github.id].aliases == ["forum:dev-discuss.pytorch.org/t/1"]
+
+
+def test_resubmitted_prs_keep_the_landed_one_as_canonical() -> None:
+    first = item(10, "[Inductor] Don't expand bias for addmm (#10)", kind="pull_request", state="merged")
+    again = item(20, "[Inductor] Don't expand bias for addmm (#20)", kind="pull_request", created="2026-04-10T12:00:00Z")
+    result = run(first, again)
+    assert result[again.id].canonical == first.id and result[first.id].canonical is None
+    assert relations(result[first.id], "duplicate") == [again.id]
+    assert result[again.id].score < result[first.id].score
+
+
+def test_without_a_landed_pr_the_newest_stands_and_titles_cut_short_still_match() -> None:
+    old = item(30, "[user-streams] Fix cudagraphs compatibility with current stream", kind="pull_request", state="closed")
+    new = item(31, "[user-streams] Fix cudagraphs compatibility with current stream (#180…", kind="pull_request",
+               state="closed", created="2026-04-12T12:00:00Z")
+    third = item(32, "[user-streams] Fix cudagraphs compatibility with current stream", kind="pull_request",
+                 state="closed", created="2026-04-09T12:00:00Z")
+    result = run(old, new, third)
+    assert result[old.id].canonical == new.id and result[third.id].canonical == new.id
+
+
+def test_duplicate_issues_point_at_the_oldest() -> None:
+    a = item(40, "DISABLED test_x (__main__.TestY)", created="2026-04-08T12:00:00Z")
+    b = item(41, "DISABLED test_x (__main__.TestY)", created="2026-04-09T12:00:00Z")
+    assert run(a, b)[b.id].canonical == a.id
+
+
+def test_short_or_different_titles_are_not_duplicates() -> None:
+    result = run(item(50, "Fix", kind="pull_request"), item(51, "Fix", kind="pull_request"),
+                 item(52, "Add a thing to inductor", kind="pull_request"), item(53, "Add a thing to dynamo", kind="pull_request"))
+    assert all(a.canonical is None for a in result.values())
+
+
+def test_relands_and_reverts_link_to_what_they_redo_or_undo() -> None:
+    original = item(60, "[dynamo] Support generators in graph", kind="pull_request", state="merged")
+    revert = item(61, 'Revert "[dynamo] Support generators in graph (#60)"', kind="pull_request")
+    reland = item(62, "[Reland] [dynamo] Support generators in graph", kind="pull_request")
+    by_title_revert = item(63, 'Revert "[inductor] Something else"', kind="pull_request")
+    something = item(64, "[inductor] Something else", kind="pull_request", state="merged")
+    result = run(original, revert, reland, by_title_revert, something)
+    assert relations(result[revert.id], "reverts") == [original.id]
+    assert relations(result[original.id], "reverted_by") == [revert.id]
+    assert relations(result[reland.id], "relands") == [original.id]
+    assert relations(result[original.id], "relanded_by") == [reland.id]
+    assert relations(result[by_title_revert.id], "reverts") == [something.id]
+    assert result[reland.id].canonical is None
+
+
+def test_ghstack_members_are_grouped() -> None:
+    def body(me: int) -> str:
+        lines = [f"* {'__->__ ' if n == me else ''}#{n}" for n in (72, 71, 70)]
+        return "Stack from [ghstack](https://github.com/ezyang/ghstack) (oldest at bottom):\n" + "\n".join(lines) + "\n\nText"
+
+    members = [item(n, f"[dynamo] step {n}", body=body(n), kind="pull_request") for n in (70, 71, 72)]
+    result = run(*members)
+    assert relations(result[ref(71)], "stack") == [ref(70), ref(72)]
+    assert relations(result[ref(70)], "stack") == [ref(71), ref(72)]

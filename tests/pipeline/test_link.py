@@ -1,0 +1,68 @@
+from pytorch_insight.model import Item, Relation
+from pytorch_insight.pipeline.link import closing_references, issue_urls
+from tests.pipeline.helpers import item, ref, relations, run
+
+
+def test_closing_keywords_in_all_their_forms() -> None:
+    text = ("Fixes #1\nfixes: #2\nCloses other/repo#3\nResolves https://github.com/pytorch/pytorch/issues/4\n"
+            "Fixed #5, #6 and #7\nPull Request resolved: https://github.com/pytorch/pytorch/pull/8")
+    assert closing_references(text, "pytorch/pytorch") == [
+        ("pytorch/pytorch", 1), ("pytorch/pytorch", 2), ("other/repo", 3), ("pytorch/pytorch", 4),
+        ("pytorch/pytorch", 5), ("pytorch/pytorch", 6), ("pytorch/pytorch", 7)]
+
+
+def test_issue_urls_read_as_fixes_unless_the_line_says_otherwise() -> None:
+    text = "https://github.com/pytorch/pytorch/issues/10\nRelated: https://github.com/pytorch/pytorch/issues/11"
+    assert issue_urls(text) == [("pytorch/pytorch", 10, True), ("pytorch/pytorch", 11, False)]
+
+
+def test_fix_links_go_both_ways_with_their_evidence() -> None:
+    bug = item(100, "torch.compile gives wrong results")
+    fix = item(101, "[dynamo] Fix wrong results", body="Fixes #100", kind="pull_request")
+    by_url = item(102, "[dynamo] Another fix", body="See the repro.\nhttps://github.com/pytorch/pytorch/issues/100",
+                  kind="pull_request")
+    names_a_pr = item(103, "[inductor] Follow-up", body="Fixes #101", kind="pull_request")
+    result = run(bug, fix, by_url, names_a_pr)
+    assert relations(result[bug.id], "fixed_by") == [fix.id, by_url.id]
+    evidence = {r.target: r.evidence for r in result[bug.id].relations}
+    assert evidence == {fix.id: "closing keyword in PR body", by_url.id: "issue URL in PR body"}
+    assert relations(result[names_a_pr.id], "fixes") == []
+
+
+def test_landed_commits_link_to_their_pr_and_to_the_issue_they_fix() -> None:
+    pr = item(200, "[inductor] Fix a crash", kind="pull_request")
+    bug = item(199, "Crash in inductor")
+    commit = Item(id="commit:pytorch/pytorch@abc", source="github", kind="commit", repo="pytorch/pytorch",
+                  title="[inductor] Fix a crash (#200)", body="Fixes #199\n\nPull Request resolved: https://github.com/pytorch/pytorch/pull/200",
+                  created="2026-04-09T12:00:00Z", relations=[Relation(type="lands", target=ref(200), evidence="Pull Request resolved line")])
+    result = run(pr, bug, commit)
+    assert relations(result[pr.id], "landed_by") == [commit.id]
+    assert relations(result[bug.id], "fixed_by") == [commit.id]
+    assert result[bug.id].relations[0].evidence == "closing keyword in landed commit message"
+
+
+def test_forum_posts_link_to_the_github_items_they_discuss() -> None:
+    issue = item(300, "[RFC] Something")
+    post = Item(id="forum:dev-discuss.pytorch.org/t/9", source="forum", kind="forum", title="Thoughts on the RFC",
+                body="See https://github.com/pytorch/pytorch/issues/300 for the proposal.", created="2026-04-09T12:00:00Z",
+                url="https://dev-discuss.pytorch.org/t/9")
+    result = run(issue, post)
+    assert relations(result[post.id], "discusses") == [issue.id]
+    assert relations(result[issue.id], "discussed_in") == [post.id]
+
+
+def test_a_rare_shared_identifier_relates_items_and_a_common_one_does_not() -> None:
+    rocm = item(400, "[ROCm] flex_attention returns NaN", body="Calling flex_attention with a block mask.")
+    xpu = item(401, "[XPU] flex_attention returns NaN too", body="Same with flex_attention on XPU.")
+    commons = [item(410 + n, f"issue {n} about the thing", body="uses some_common_helper here") for n in range(6)]
+    result = run(rocm, xpu, *commons)
+    assert relations(result[rocm.id], "related") == [xpu.id]
+    assert result[rocm.id].relations[0].evidence == "both mention `flex_attention`"
+    assert all(relations(result[c.id], "related") == [] for c in commons)
+
+
+def test_two_noise_items_are_not_related_to_each_other() -> None:
+    a = item(500, "DISABLED test_a (__main__.SomeSharedTestClass)")
+    b = item(501, "DISABLED test_b (__main__.SomeSharedTestClass)")
+    result = run(a, b)
+    assert relations(result[a.id], "related") == []
