@@ -75,8 +75,9 @@ class AreaClassifier:
         if paths:
             score += weights.path
             evidence.append(f"path {paths[0]}")
-        title_hits = area.keywords.find(features.title_words, features.title)
-        body_hits = [hit for hit in area.keywords.find(features.words, features.text) if hit not in title_hits]
+        hits = area.keywords.find(features.words, features.text)
+        title_hits = [hit for hit in hits if hit in features.title_words or (" " in hit and hit in features.title)]
+        body_hits = [hit for hit in hits if hit not in title_hits]
         if title_hits:
             score += weights.title_keyword
             evidence.append("title mentions " + ", ".join(title_hits[:3]))

@@ -13,16 +13,17 @@ from pytorch_insight.model import Item
 
 WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
 FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
-CC_LINE = re.compile(r"^\s*cc:?\s+((?:@[\w.-]+(?:/[\w.-]+)?[\s,]*)+)$", re.M | re.I)
+CC_LINE = re.compile(r"^[ \t]*cc:?[ \t]+(@[^\n]*)$", re.M | re.I)
 HANDLE = re.compile(r"@([\w.-]+(?:/[\w.-]+)?)")
 GHSTACK = re.compile(r"^\s*\*\s+(?:__->__\s+)?#(\d+)\s*$", re.M)
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 NUMBER_SUFFIX = re.compile(r"\s*\(#\d*(?:…|\.\.\.)?\)?\s*$")  # "(#180916)", or cut short: "(#180…"
-# Identifiers rare enough to tie two items together: snake_case names, CamelCase class names
-# and dotted API paths (flex_attention, CUDACachingAllocator, torch.nn.functional.pad).
-SNAKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+){1,6}\b")
-CAMEL = re.compile(r"\b[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*\b|\b[A-Z]{2,}[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*\b")
-DOTTED = re.compile(r"\btorch(?:\.[A-Za-z_][A-Za-z0-9_]*){2,}\b")
+# Identifiers that can tie two items together: dotted API paths, snake_case names and CamelCase
+# class names (torch.nn.functional.pad, flex_attention, CUDACachingAllocator), in one pass.
+IDENTIFIER = re.compile(
+    r"\b(?:torch(?:\.[A-Za-z_]\w*){2,}|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+){1,6}"
+    r"|[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\b"
+)
 BODY_LIMIT = 4000
 
 
@@ -51,13 +52,14 @@ def extract_features(item: Item) -> Features:
     title = item.title or ""
     body = (item.body or "")[:BODY_LIMIT]
     prose = FENCE.sub(" ", body)
-    owners = frozenset(handle.lower() for line in CC_LINE.findall(prose) for handle in HANDLE.findall(line))
-    prose_without_cc = CC_LINE.sub(" ", prose)
+    has_cc = "cc" in prose.lower()
+    owners = frozenset(handle.lower() for line in CC_LINE.findall(prose) for handle in HANDLE.findall(line)) if has_cc else frozenset()
+    prose_without_cc = CC_LINE.sub(" ", prose) if has_cc else prose
     text = f"{title}\n{prose_without_cc}".lower()
     title_lower = title.lower()
     stack = tuple(int(number) for number in GHSTACK.findall(body)) if "ghstack" in body else ()
     identifiers = frozenset(
-        token for pattern in (SNAKE, CAMEL, DOTTED) for token in pattern.findall(f"{title}\n{prose_without_cc}")
+        token for token in IDENTIFIER.findall(f"{title}\n{prose_without_cc}")
         if len(token) >= 6 and not token.lower().startswith(("test_", "http"))
     )
     participants = len({comment.author for comment in item.comments if comment.author and comment.author != item.author})
@@ -82,13 +84,21 @@ class KeywordSet:
 
     def __init__(self, keywords: list[str]) -> None:
         lowered = [keyword.lower() for keyword in keywords]
-        self.prefixes = tuple(k[:-1] for k in lowered if k.endswith("*"))
-        plain = [k for k in lowered if not k.endswith("*")]
+        # A phrase is matched as a substring, so a trailing "*" on a phrase changes nothing.
+        self.prefixes = tuple(k[:-1] for k in lowered if k.endswith("*") and " " not in k)
+        plain = [k.rstrip("*") for k in lowered if not (k.endswith("*") and " " not in k)]
         self.words = frozenset(k for k in plain if " " not in k)
         self.phrases = tuple(k for k in plain if " " in k)
 
     def __bool__(self) -> bool:
         return bool(self.words or self.phrases or self.prefixes)
+
+    def matches(self, words: frozenset[str], text: str) -> bool:
+        return bool(
+            not self.words.isdisjoint(words)
+            or any(phrase in text for phrase in self.phrases)
+            or (self.prefixes and any(word.startswith(self.prefixes) for word in words))
+        )
 
     def find(self, words: frozenset[str], text: str) -> list[str]:
         """The keywords present, in a stable order: words, then phrases, then prefixed words."""

@@ -40,7 +40,7 @@ class _CompiledSignal:
             self.labels & features.labels
             or item.kind in self.signal.kinds
             or any(pattern.search(item.title or "") for pattern in self.title)
-            or (self.keywords and self.keywords.find(features.words, features.text))
+            or self.keywords.matches(features.words, features.text)
             or any(pattern.search(features.text) for pattern in self.body)
         )
 
