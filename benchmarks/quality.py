@@ -139,7 +139,7 @@ def main() -> int:
     print(f"\n(d) top {args.top} for reader {profile.reader(args.reader).id}")
     for a in ranked[: args.top]:
         print(f"  {a.rank:>2}. [{a.priority:<6}] {a.score:>6.2f} {a.id}  {(a.item.title or '')[:70]}")
-        print(f"      areas: {', '.join(a.areas)}; reasons: {'; '.join(a.reasons)}")
+        print(f"      areas: {', '.join(a.areas)}; reasons: {'; '.join(r.en for r in a.reasons)}")
     ok = micro >= 0.85 and found == expected and not unlinked
     return 0 if ok else 1
 

@@ -72,7 +72,7 @@ class NoiseRule(BaseModel):
     """Items matching this rule stay in the counts but rank low (unless something lifts them)."""
 
     id: str
-    reason: str
+    reason: LocalizedText
     title_patterns: list[str] = Field(default_factory=list)
     labels: list[str] = Field(default_factory=list)
     kinds: list[str] = Field(default_factory=list)
@@ -83,7 +83,7 @@ class Signal(BaseModel):
     patterns, or body patterns (run on the lower-cased text); adds `weight`."""
 
     id: str
-    reason: str
+    reason: LocalizedText
     weight: float
     labels: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)

@@ -38,3 +38,8 @@ def ref(number: int, repo: str = "pytorch/pytorch") -> str:
 
 def relations(a: Assessment, kind: str) -> list[str]:
     return sorted(r.target for r in a.relations if r.type == kind)
+
+
+def texts(reasons: list) -> list[str]:
+    """The English wording of reasons (what the JSON report carries)."""
+    return [r.en for r in reasons]

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.pipeline.helpers import item, run
+from tests.pipeline.helpers import item, run, texts
 
 
 @pytest.mark.parametrize(("title", "author", "reason"), [
@@ -17,7 +17,8 @@ from tests.pipeline.helpers import item, run
 def test_each_kind_of_noise_is_marked_and_kept(title: str, author: str, reason: str) -> None:
     result = run(item(1, title, author=author, kind="pull_request"))
     [only] = result.values()
-    assert reason in only.noise
+    assert reason in texts(only.noise)
+    assert all(r.zh for r in only.noise)
     assert only.priority == "low"
 
 

@@ -1,5 +1,5 @@
 from pytorch_insight.pipeline import assess
-from tests.pipeline.helpers import PROFILE, item, run
+from tests.pipeline.helpers import PROFILE, item, run, texts
 
 
 def test_severity_signals_raise_the_score_and_are_explained() -> None:
@@ -8,7 +8,7 @@ def test_severity_signals_raise_the_score_and_are_explained() -> None:
                   labels=["high priority"])
     result = run(plain, severe)
     assert result[severe.id].score > result[plain.id].score
-    assert {"triaged high priority", "silent wrong results", "crash"} <= set(result[severe.id].reasons)
+    assert {"triaged high priority", "silent wrong results", "crash"} <= set(texts(result[severe.id].reasons))
     assert result[severe.id].priority == "high"
 
 
@@ -20,9 +20,9 @@ def test_engagement_fix_availability_and_key_contributors_count() -> None:
     by_key = item(14, "[dynamo] Graph break on sets", author="ezyang")
     result = run(quiet, discussed, fixed, fix, by_key)
     base = result[quiet.id].score
-    assert result[discussed.id].score > base and "8 comments" in result[discussed.id].reasons
-    assert result[fixed.id].score > base and "fix PR exists: pytorch/pytorch#13" in result[fixed.id].reasons
-    assert result[by_key.id].score > base and "by key contributor Edward Z. Yang (compiler)" in result[by_key.id].reasons
+    assert result[discussed.id].score > base and "8 comments" in texts(result[discussed.id].reasons)
+    assert result[fixed.id].score > base and "fix PR exists: pytorch/pytorch#13" in texts(result[fixed.id].reasons)
+    assert result[by_key.id].score > base and "by key contributor Edward Z. Yang (Compiler stack)" in texts(result[by_key.id].reasons)
 
 
 def test_noise_is_penalised_but_a_fix_for_a_severe_bug_lifts_it() -> None:
@@ -32,7 +32,7 @@ def test_noise_is_penalised_but_a_fix_for_a_severe_bug_lifts_it() -> None:
     result = run(bug, noisy_fix, noise)
     assert result[noisy_fix.id].noise and result[noise.id].noise
     assert result[noisy_fix.id].score > result[noise.id].score
-    assert any(reason.startswith("fixes pytorch/pytorch#20") for reason in result[noisy_fix.id].reasons)
+    assert any(reason.startswith("fixes pytorch/pytorch#20") for reason in texts(result[noisy_fix.id].reasons))
 
 
 def test_the_reader_changes_the_ranking() -> None:

@@ -6,13 +6,14 @@ from dataclasses import dataclass, field
 
 from pytorch_insight.model import Item, Relation
 from pytorch_insight.pipeline.features import Features
+from pytorch_insight.pipeline.reasons import Reason
 
 
 @dataclass(slots=True)
 class Assessment:
     item: Item
     features: Features
-    noise: list[str] = field(default_factory=list)
+    noise: list[Reason] = field(default_factory=list)
     canonical: str | None = None            # set on a duplicate: the id of the item that stands for it
     aliases: list[str] = field(default_factory=list)  # ids merged into this one (same URL elsewhere)
     relations: list[Relation] = field(default_factory=list)
@@ -21,7 +22,7 @@ class Assessment:
     score: float = 0.0
     priority: str = "low"
     rank: int = 0
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Reason] = field(default_factory=list)
 
     @property
     def id(self) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from pytorch_insight.config import Profile
 from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.reasons import Reason, reason
 
 
 class NoiseRules:
@@ -17,16 +18,16 @@ class NoiseRules:
             for rule in profile.noise
         ]
 
-    def reasons(self, assessment: Assessment) -> list[str]:
+    def reasons(self, assessment: Assessment) -> list[Reason]:
         item = assessment.item
         found = []
         if self.profile.is_bot(item.author):
-            found.append(f"bot author {item.author}")
+            found.append(reason("bot", login=item.author or ""))
         title = item.title or ""
         labels = set(item.labels)
-        for reason, patterns, rule_labels, kinds in self.rules:
+        for why, patterns, rule_labels, kinds in self.rules:
             if any(p.search(title) for p in patterns) or labels & rule_labels or item.kind in kinds:
-                found.append(reason)
+                found.append(reason("signal", what=why))
         return found
 
 

@@ -16,6 +16,7 @@ from pytorch_insight.config import Profile, Reader, Signal
 from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.features import KeywordSet
+from pytorch_insight.pipeline.reasons import Reason, joined, reason
 
 NEUTRAL_WEIGHT = 1.0
 
@@ -23,7 +24,7 @@ NEUTRAL_WEIGHT = 1.0
 @dataclass(frozen=True)
 class Severity:
     points: float
-    reasons: list[str]
+    reasons: list[Reason]
 
 
 @dataclass(frozen=True)
@@ -57,16 +58,17 @@ class Ranker:
             for signal in self.settings.signals
         ]
         self.people = {c.login.lower(): c for c in profile.contributors}
+        self.area_names = {area.id: area.name for area in profile.areas}
         self.watched_people = {login.lower() for login in reader.watch_people}
         self.watched_keywords = [keyword.lower() for keyword in reader.watch_keywords]
         self.watched_paths = [path.lower() for path in reader.watch_paths]
 
-    def score(self, assessment: Assessment) -> tuple[float, list[str], Severity]:
+    def score(self, assessment: Assessment) -> tuple[float, list[Reason], Severity]:
         """(score, reasons, severity): the severity is what a fix of this item inherits."""
         settings, item = self.settings, assessment.item
         score = settings.base.get(item.kind, 1.0)
         fired = [signal.signal for signal in self.signals if signal.fires(assessment)]
-        severity = Severity(sum(signal.weight for signal in fired), [signal.reason for signal in fired])
+        severity = Severity(sum(signal.weight for signal in fired), [reason("signal", what=s.reason) for s in fired])
         reasons = list(severity.reasons)
         score += severity.points
         score += self._engagement(assessment, reasons)
@@ -74,54 +76,56 @@ class Ranker:
         weight = max((self.reader.area_weights.get(area, NEUTRAL_WEIGHT) for area in assessment.areas), default=NEUTRAL_WEIGHT)
         if weight != NEUTRAL_WEIGHT:
             best = max(assessment.areas, key=lambda area: self.reader.area_weights.get(area, NEUTRAL_WEIGHT))
-            reasons.append(f"{self.reader.id} reader weighs {best} x{weight:g}")
+            reasons.append(reason("reader-weight", reader=self.reader.role, area=self.area_names.get(best, best),
+                                  weight=f"{weight:g}"))
         score *= weight
         if assessment.noise:
             score *= settings.noise_factor
-            reasons.append("noise: " + "; ".join(assessment.noise))
+            reasons.append(reason("noise", what=joined(assessment.noise, {"en": "; ", "zh": "；"})))
         if assessment.canonical:
             score -= settings.duplicate_penalty
-            reasons.append(f"duplicate of {short_ref(assessment.canonical)}")
+            reasons.append(reason("duplicate", ref=short_ref(assessment.canonical)))
         return score, reasons, severity
 
-    def _engagement(self, assessment: Assessment, reasons: list[str]) -> float:
+    def _engagement(self, assessment: Assessment, reasons: list[Reason]) -> float:
         settings, item = self.settings, assessment.item
         total = 0.0
         comments = item.comment_count if item.comment_count is not None else len(item.comments)
         if comments:
             total += min(settings.comment_cap, settings.comment_weight * math.log2(1 + comments))
-            reasons.append(f"{comments} comments")
+            reasons.append(reason("comments", n=comments))
         if item.reactions:
             total += min(settings.reaction_cap, settings.reaction_weight * math.log2(1 + item.reactions))
-            reasons.append(f"{item.reactions} reactions")
+            reasons.append(reason("reactions", n=item.reactions))
         if assessment.features.participants > 1:
             total += min(settings.participant_cap, settings.participant_weight * assessment.features.participants)
-            reasons.append(f"{assessment.features.participants} people in the thread")
+            reasons.append(reason("participants", n=assessment.features.participants))
         return total
 
-    def _context(self, assessment: Assessment, reasons: list[str]) -> float:
+    def _context(self, assessment: Assessment, reasons: list[Reason]) -> float:
         settings, item = self.settings, assessment.item
         total = 0.0
         fixes = sorted(r.target for r in assessment.relations if r.type == "fixed_by")
         if item.kind in ("issue", "rfc") and fixes:
             total += settings.fix_available
-            reasons.append("fix PR exists: " + ", ".join(short_ref(fix) for fix in fixes[:3]))
+            reasons.append(reason("fix-exists", refs=", ".join(short_ref(fix) for fix in fixes[:3])))
         author = (item.author or "").lower()
         if author in self.people and not self.profile.is_bot(author):
             person = self.people[author]
             total += settings.key_contributor
-            reasons.append(f"by key contributor {person.name} ({person.team})")
+            team = self.profile.teams.get(person.team, person.team)
+            reasons.append(reason("key-contributor", name=person.name, team=team))
         if author in self.watched_people:
             total += settings.watched_person
-            reasons.append(f"{self.reader.id} reader watches {item.author}")
+            reasons.append(reason("watched-person", reader=self.reader.role, login=item.author or ""))
         keywords = [k for k in self.watched_keywords if k in assessment.features.text]
         if keywords:
             total += settings.watched_keyword
-            reasons.append(f"{self.reader.id} reader watches " + ", ".join(keywords[:3]))
+            reasons.append(reason("watched-keyword", reader=self.reader.role, keywords=", ".join(keywords[:3])))
         paths = [p for p in self.watched_paths if p in assessment.features.text]
         if paths:
             total += settings.watched_path
-            reasons.append(f"touches watched path {paths[0]}")
+            reasons.append(reason("watched-path", path=paths[0]))
         return total
 
     def priority(self, score: float) -> str:
@@ -138,7 +142,7 @@ def inherit_fixed_severity(assessment: Assessment, severity: dict[str, Severity]
         return
     worst = max(fixed, key=lambda target: (severity[target].points, target))
     assessment.score += share * severity[worst].points
-    assessment.reasons.append(f"fixes {short_ref(worst)} ({', '.join(severity[worst].reasons)})")
+    assessment.reasons.append(reason("fixes-severe", ref=short_ref(worst), what=joined(severity[worst].reasons)))
 
 
 def rank(assessments: Sequence[Assessment], profile: Profile, reader: Reader) -> list[Assessment]:

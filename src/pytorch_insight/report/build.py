@@ -26,7 +26,8 @@ def report_item(assessment: Assessment) -> ReportItem:
         id=item.id, source=item.source, kind=item.kind, repo=item.repo, number=item.number, url=item.url,
         title=item.title, author=item.author, created=(item.created or "")[:10] or None, state=item.state,
         areas=assessment.areas, area_evidence=assessment.area_evidence, priority=assessment.priority,
-        score=assessment.score, rank=assessment.rank, reasons=assessment.reasons, noise=assessment.noise,
+        score=assessment.score, rank=assessment.rank, reasons=[r.en for r in assessment.reasons],
+        noise=[r.en for r in assessment.noise],
         duplicate_of=assessment.canonical, merged_from=assessment.aliases,
         relations=sorted(assessment.relations, key=lambda r: (r.type, r.target)),
     )
@@ -40,7 +41,7 @@ def focus_list(ranked: Sequence[Assessment], size: int = FOCUS_SIZE) -> list[Foc
 
 def selection_reason(assessment: Assessment) -> str:
     areas = ", ".join(assessment.areas) or "no area"
-    why = "; ".join(assessment.reasons[:4]) or "ranked on its kind alone"
+    why = "; ".join(r.en for r in assessment.reasons[:4]) or "ranked on its kind alone"
     return f"{assessment.priority} priority in {areas}: {why}"
 
 
