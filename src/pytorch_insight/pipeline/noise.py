@@ -14,7 +14,7 @@ class NoiseRules:
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self.rules = [
-            (rule.reason, [re.compile(p) for p in rule.title_patterns], set(rule.labels), set(rule.kinds))
+            (rule.id, rule.reason, [re.compile(p) for p in rule.title_patterns], set(rule.labels), set(rule.kinds))
             for rule in profile.noise
         ]
 
@@ -25,9 +25,9 @@ class NoiseRules:
             found.append(reason("bot", login=item.author or ""))
         title = item.title or ""
         labels = set(item.labels)
-        for why, patterns, rule_labels, kinds in self.rules:
+        for rule_id, why, patterns, rule_labels, kinds in self.rules:
             if any(p.search(title) for p in patterns) or labels & rule_labels or item.kind in kinds:
-                found.append(reason("signal", what=why))
+                found.append(reason("signal", name=f"noise:{rule_id}", what=why))
         return found
 
 

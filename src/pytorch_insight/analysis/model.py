@@ -1,0 +1,69 @@
+"""What an analyser returns, and what it may look at besides the item itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from pytorch_insight.config import Profile, Reader
+from pytorch_insight.pipeline import Assessment
+
+FixState = Literal["none", "open", "landed", "merged", "reverted", "closed"]
+
+
+class Comparison(BaseModel):
+    """Two measurements of one quantity that the source puts side by side."""
+
+    before: float
+    after: float
+    unit: str
+    change_pct: float
+    text: str
+
+
+class FileChange(BaseModel):
+    filename: str
+    status: str = "modified"
+    additions: int = 0
+    deletions: int = 0
+    functions: list[str] = Field(default_factory=list)
+
+
+class Facts(BaseModel):
+    """Verbatim facts found in the sources; every list may be empty."""
+
+    components: list[str] = Field(default_factory=list)
+    apis: list[str] = Field(default_factory=list)
+    versions: list[str] = Field(default_factory=list)
+    hardware: list[str] = Field(default_factory=list)
+    numbers: list[str] = Field(default_factory=list)
+    comparisons: list[Comparison] = Field(default_factory=list)
+    errors: list[str] = Field(default_factory=list)
+    files: list[FileChange] = Field(default_factory=list)
+    downstream: list[str] = Field(default_factory=list)
+
+
+class Analysis(BaseModel):
+    """An empty field means the sources do not say; nothing here is guessed."""
+
+    summary: str = ""
+    details: str = ""
+    root_cause: str = ""
+    impact: str = ""
+    workaround: str = ""
+    workaround_code: str = ""
+    fix_state: FixState = "none"
+    fix_refs: list[str] = Field(default_factory=list)
+    facts: Facts = Field(default_factory=Facts)
+    analyser: str = "rules"
+
+
+@dataclass
+class AnalysisContext:
+    """The rest of the window as the analyser may see it: every assessment by id, and who reads."""
+
+    profile: Profile
+    reader: Reader
+    by_id: dict[str, Assessment] = field(default_factory=dict)

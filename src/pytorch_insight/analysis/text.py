@@ -1,0 +1,68 @@
+"""Reading issue and PR bodies: template sections, prose without code or markup, sentences."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.+?)\s*#*\s*$", re.M)
+FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
+IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.I)
+HTML_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
+LINK = re.compile(r"\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)")
+BOILERPLATE = re.compile(
+    r"^\s*(?:cc:?\s+@.*|Stack from \[ghstack\].*|\*\s+(?:__->__\s+)?#\d+\s*|Differential Revision:.*|"
+    r"Pull Request resolved:.*|Approved by:.*|Fixes:?\s+#\d+\.?\s*|Authored with .*|Test Plan:?\s*)$",
+    re.I | re.M,
+)
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])|\n\s*\n|\n(?=\s*[-*]\s)")
+EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*")
+MAX_SENTENCE = 400
+
+
+@dataclass(frozen=True)
+class Body:
+    sections: dict[str, str]   # lower-cased heading (emoji removed) -> raw text under it; "" = before any heading
+    code_blocks: list[str]
+
+
+def parse_body(text: str | None) -> Body:
+    text = text or ""
+    sections: dict[str, str] = {}
+    headings = list(HEADING.finditer(text))
+    sections[""] = text[: headings[0].start()] if headings else text
+    for index, heading in enumerate(headings):
+        end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
+        name = EMOJI.sub("", heading.group(1)).strip().lower().rstrip(":")
+        sections.setdefault(name, text[heading.end():end])
+    return Body(sections, [block.strip() for block in FENCE.findall(text)])
+
+
+def prose(text: str) -> str:
+    """Text a person wrote, without code blocks, images, HTML tags, ghstack and cc boilerplate."""
+    text = FENCE.sub("\n\n", text)
+    text = BOILERPLATE.sub("", text)
+    text = IMAGE.sub(" ", text)
+    text = HTML_TAG.sub(" ", text)
+    text = LINK.sub(r"\1", text)
+    text = HEADING.sub("\n\n", text)
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences (and list items) of prose, whitespace folded, empty ones dropped."""
+    found = []
+    for part in SENTENCE_END.split(prose(text)):
+        sentence = " ".join(part.split()).lstrip("-* ").strip()
+        if len(sentence) >= 12 and any(ch.isalpha() for ch in sentence):
+            found.append(sentence if len(sentence) <= MAX_SENTENCE else sentence[: MAX_SENTENCE - 1].rsplit(" ", 1)[0] + "…")
+    return found
+
+
+def section(body: Body, *names: str) -> str:
+    """The first section whose heading contains one of `names`."""
+    for name in names:
+        for heading, text in body.sections.items():
+            if heading and name in heading:
+                return text
+    return ""
