@@ -27,7 +27,7 @@ class NoiseRules:
         labels = set(item.labels)
         for rule_id, why, patterns, rule_labels, kinds in self.rules:
             if any(p.search(title) for p in patterns) or labels & rule_labels or item.kind in kinds:
-                found.append(reason("signal", name=f"noise:{rule_id}", what=why))
+                found.append(reason("signal", tag=f"noise:{rule_id}", what=why))
         return found
 
 

@@ -68,7 +68,7 @@ class Ranker:
         settings, item = self.settings, assessment.item
         score = settings.base.get(item.kind, 1.0)
         fired = [signal.signal for signal in self.signals if signal.fires(assessment)]
-        severity = Severity(sum(signal.weight for signal in fired), [reason("signal", name=f"signal:{s.id}", what=s.reason) for s in fired])
+        severity = Severity(sum(signal.weight for signal in fired), [reason("signal", tag=f"signal:{s.id}", what=s.reason) for s in fired])
         reasons = list(severity.reasons)
         score += severity.points
         score += self._engagement(assessment, reasons)

@@ -45,12 +45,12 @@ def _value(param: Param, lang: str) -> str:
     return str(param)
 
 
-def reason(code: str, *, name: str | None = None, **params: Param) -> Reason:
-    """A reason from the catalogue, formatted in both languages; `name` (e.g. ``signal:crash``)
+def reason(code: str, *, tag: str | None = None, **params: Param) -> Reason:
+    """A reason from the catalogue, formatted in both languages; `tag` (e.g. ``signal:crash``)
     tells apart reasons that share a template."""
     template = TEMPLATES[code]
     texts = {lang: template[lang].format(**{k: _value(v, lang) for k, v in params.items()}) for lang in ("en", "zh")}
-    return Reason(name or code, texts["en"], texts["zh"])
+    return Reason(tag or code, texts["en"], texts["zh"])
 
 
 def joined(reasons: list[Reason], separator: dict[str, str] | None = None) -> LocalizedText:
