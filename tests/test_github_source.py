@@ -64,7 +64,9 @@ def test_the_shared_fortnight_is_collected_completely_and_cheaply(
         assert item.kind == source_row["kind"]
         expected = [c["body"] for c in source_row["comments"] if c["kind"] == "comment"]
         assert [c.body for c in item.comments] == expected
-    list_requests = [p for p, _ in server.log if "/comments" not in p]
+    list_requests = [p for p, _ in server.log if "/comments" not in p and not p.endswith("/files?per_page=100")]
+    file_requests = [p for p, _ in server.log if p.endswith("/files?per_page=100")]
+    assert 0 < len(file_requests) <= 20  # only the focus candidates' file lists
     assert len(list_requests) <= math.ceil(status.items / 50) + (0 if path.startswith("weekly") else 1)
     used_search = any(p.startswith("/search/") for p in list_requests)
     assert used_search == path.startswith("backfill")

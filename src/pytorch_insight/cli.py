@@ -23,11 +23,12 @@ from pytorch_insight.errors import ConfigError, InsightError
 from pytorch_insight.jsonl import export_items, import_file
 from pytorch_insight.model import CoverageStatus, SourceStatus
 from pytorch_insight.pipeline import assess
-from pytorch_insight.report.build import build_report
-from pytorch_insight.report.write import parse_formats, write_json
+from pytorch_insight.report.build import ReportOptions, build_report
+from pytorch_insight.report.i18n import LANGUAGES
+from pytorch_insight.report.write import parse_formats, write_report
 from pytorch_insight.sources import NoProgress, Progress
 from pytorch_insight.store import Store
-from pytorch_insight.window import make_window, parse_day
+from pytorch_insight.window import Window, make_window, parse_day
 
 stderr = Console(stderr=True)
 STATUS_MARK = {
@@ -91,20 +92,26 @@ def cli() -> None:
     """Collect a week of an open-source community's activity and report on it."""
 
 
+def window_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    command = click.option("--until", help="Last UTC day of the window (YYYY-MM-DD); default: yesterday.")(command)
+    return click.option("--since", help="First UTC day of the window (YYYY-MM-DD); default: 7 days before --until.")(command)
+
+
 @cli.command()
-@click.option("--since", help="First UTC day of the window (YYYY-MM-DD); default: 7 days before --until.")
-@click.option("--until", help="Last UTC day of the window (YYYY-MM-DD); default: yesterday.")
+@window_options
 @click.option("--source", "source_names", multiple=True, type=click.Choice(SOURCE_NAMES),
               help="Collect only these sources (repeatable).")
 @common_options
 def collect(ctx: Context, since: str | None, until: str | None, source_names: Sequence[str]) -> None:
     """Collect one window from every source into the database."""
     window = make_window(since, until)
-    store = ctx.open_store()
-    arguments = {"since": window.since.isoformat(), "until": window.until.isoformat(),
-                 "sources": list(source_names or SOURCE_NAMES)}
+    fail_if_failed(collect_window(ctx, ctx.open_store(), window, source_names or SOURCE_NAMES))
+
+
+def collect_window(ctx: Context, store: Store, window: Window, source_names: Sequence[str]) -> list[SourceStatus]:
+    arguments = {"since": window.since.isoformat(), "until": window.until.isoformat(), "sources": list(source_names)}
     with ExitStack() as stack:
-        sources = build_sources(ctx.settings, store, stack, source_names or SOURCE_NAMES)
+        sources = build_sources(ctx.settings, store, stack, source_names)
         if ctx.quiet:
             statuses = run_collection(store, sources, window, NoProgress(), ctx.settings.profile.name, arguments)
         else:
@@ -115,6 +122,10 @@ def collect(ctx: Context, since: str | None, until: str | None, source_names: Se
                 statuses = run_collection(store, sources, window, progress, ctx.settings.profile.name, arguments)
     if not ctx.quiet:
         print_statuses(statuses, f"{window.since} – {window.until}")
+    return statuses
+
+
+def fail_if_failed(statuses: Sequence[SourceStatus]) -> None:
     failed = [status for status in statuses if status.status is CoverageStatus.FAILED]
     if failed:
         fail("; ".join(f"error: {status.name}: {status.note}" for status in failed), 1)
@@ -130,31 +141,66 @@ def print_statuses(statuses: Sequence[SourceStatus], title: str) -> None:
     stderr.print(table)
 
 
-@cli.command()
-@click.option("--since", help="First UTC day of the window (YYYY-MM-DD); default: 7 days before --until.")
-@click.option("--until", help="Last UTC day of the window (YYYY-MM-DD); default: yesterday.")
-@click.option("--format", "formats", default="json", show_default=True, help="Comma-separated output formats.")
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("reports"), show_default=True,
-              help="Folder the report files are written to.")
-@click.option("--reader", help="Reader profile that drives the ranking (default: the profile's default reader).")
-@common_options
-def report(ctx: Context, since: str | None, until: str | None, formats: str, out: Path, reader: str | None) -> None:
+def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of the commands that write a report (`report`, `run`)."""
+    options = [
+        click.option("--format", "formats", default="md,html,json", show_default=True,
+                     help="Comma-separated output formats: md, html, json."),
+        click.option("--lang", type=click.Choice(LANGUAGES), default="zh", show_default=True, help="Report language."),
+        click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("reports"),
+                     show_default=True, help="Folder the report files, index.html and feed.xml are written to."),
+        click.option("--reader", help="Reader profile that drives the ranking (default: the profile's default reader)."),
+        click.option("--focus", "focus_size", type=click.IntRange(0, 100), default=12, show_default=True,
+                     help="Items in the focus list."),
+        click.option("--deep", "deep_size", type=click.IntRange(0, 100), default=5, show_default=True,
+                     help="Focus items that get a deep analysis."),
+        click.option("--downstream", type=click.Path(path_type=Path, file_okay=False, exists=True),
+                     help="A local checkout to search for uses of what the focus PRs touch."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def write_window_report(ctx: Context, store: Store, window: Window, *, formats: str, lang: str, out: Path,
+                        reader: str | None, focus_size: int, deep_size: int, downstream: Path | None) -> None:
     """Rank, link and classify the stored items of a window and write the report (no network)."""
-    window = make_window(since, until)
-    parse_formats(formats)
+    wanted = parse_formats(formats)
     profile = ctx.settings.profile
     reader_profile = profile.reader(reader)
-    store = ctx.open_store()
     items = store.items_in_window(window)
     if not items:
         raise InsightError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
     ranked = assess(items, profile, reader_profile.id)
+    options = ReportOptions(lang=lang, focus_size=focus_size, deep_size=deep_size, downstream=downstream)
     document = build_report(ranked, window=window, profile=profile, reader=reader_profile,
-                            statuses=store.latest_statuses(window), collected=len(items))
-    path = write_json(document, out)
+                            statuses=store.latest_statuses(window), collected=len(items), options=options)
+    paths = write_report(document, out, wanted)
     if not ctx.quiet:
-        stderr.print(f"wrote {path} ({len(document.items)} items, {document.stats['high']} high priority)",
-                     markup=False, highlight=False)
+        stderr.print(f"wrote {', '.join(str(p) for p in paths)} ({len(document.items)} items, "
+                     f"{document.stats['high']} high priority)", markup=False, highlight=False)
+
+
+@cli.command()
+@window_options
+@report_options
+@common_options
+def report(ctx: Context, since: str | None, until: str | None, **options: Any) -> None:
+    """Write the report of a window from the stored items (never touches the network)."""
+    write_window_report(ctx, ctx.open_store(), make_window(since, until), **options)
+
+
+@cli.command()
+@window_options
+@report_options
+@common_options
+def run(ctx: Context, since: str | None, until: str | None, **options: Any) -> None:
+    """The main job: collect the window from every source, then write its report."""
+    window = make_window(since, until)
+    store = ctx.open_store()
+    statuses = collect_window(ctx, store, window, SOURCE_NAMES)
+    write_window_report(ctx, store, window, **options)
+    fail_if_failed(statuses)
 
 
 @cli.command(name="import")

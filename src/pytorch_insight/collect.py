@@ -5,16 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import ExitStack
 
-from pytorch_insight.config import Settings
+from pytorch_insight.config import Profile, Settings
 from pytorch_insight.clock import Clock
 from pytorch_insight.http import HttpClient
-from pytorch_insight.model import CoverageStatus, SourceStatus
+from pytorch_insight.model import CoverageStatus, Item, SourceStatus
+from pytorch_insight.pipeline import assess
 from pytorch_insight.sources import Progress, Source
 from pytorch_insight.sources.github import GitHubSource
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
 
 SOURCE_NAMES = ("github",)
+# A little more than the default focus list, so another reader's focus is mostly covered too.
+FOCUS_CANDIDATES = 20
 
 
 def github_client(settings: Settings, store: Store, clock: Clock | None = None) -> HttpClient:
@@ -40,8 +43,15 @@ def build_sources(settings: Settings, store: Store, stack: ExitStack, names: Seq
     for name in names:
         if name == "github":
             client = stack.enter_context(github_client(settings, store, clock))
-            sources.append(GitHubSource(client, settings.profile, store.get_items, has_token=bool(settings.github_token)))
+            sources.append(GitHubSource(client, settings.profile, store.get_items, has_token=bool(settings.github_token),
+                                        select_focus=lambda items: focus_candidates(items, settings.profile)))
     return sources
+
+
+def focus_candidates(items: Sequence[Item], profile: Profile, size: int = FOCUS_CANDIDATES) -> list[Item]:
+    """The items most likely to make the focus list, whose extra details are worth fetching."""
+    ranked = assess(items, profile)
+    return [a.item for a in ranked if not a.noise and not a.canonical and a.priority != "low"][:size]
 
 
 def run_collection(store: Store, sources: Sequence[Source], window: Window, progress: Progress,

@@ -23,7 +23,8 @@ from typing import Any, Callable
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from tests.fakes.github_payloads import (
-    Thread, comment_payload, commit_payload, issue_payload, pull_payload, repo_payload, stamp, thread_from_row,
+    Thread, comment_payload, commit_payload, file_payload, issue_payload, pull_payload, repo_payload, stamp,
+    thread_from_row,
 )
 
 DOCS = "https://docs.github.com/rest"
@@ -159,6 +160,9 @@ class FakeGitHub:
             return 200, self.repo_comments(threads.values(), query, api), {}
         if rest == "/commits":
             return 200, self.commits(threads.values(), query, api), {}
+        files = re.fullmatch(r"/pulls/(\d+)/files", rest)
+        if files and int(files.group(1)) in threads and threads[int(files.group(1))].is_pull:
+            return 200, [file_payload(entry, repo, api) for entry in threads[int(files.group(1))].row.get("files", [])], {}
         found = re.fullmatch(r"/(issues|pulls)/(\d+)(/comments)?", rest)
         if found and int(found.group(2)) in threads:
             thread = threads[int(found.group(2))]

@@ -205,3 +205,16 @@ def repo_payload(repo: str, api: str) -> dict[str, Any]:
     return {"id": stable_int("repo", repo), "node_id": f"R_{stable_int('repo-node', repo)}", "name": name,
             "full_name": repo, "private": False, "owner": user(owner, api), "html_url": f"https://github.com/{repo}",
             "url": f"{api}/repos/{repo}", "default_branch": "main", "has_issues": True}
+
+
+def file_payload(entry: dict[str, Any], repo: str, api: str) -> dict[str, Any]:
+    """One entry of a PR's file list; rows may carry `files` (the shared threads never do)."""
+    name = entry["filename"]
+    sha = hashlib.sha1(f"{repo}:{name}".encode()).hexdigest()
+    return {
+        "sha": sha, "filename": name, "status": entry.get("status", "modified"),
+        "additions": entry.get("additions", 1), "deletions": entry.get("deletions", 0),
+        "changes": entry.get("additions", 1) + entry.get("deletions", 0),
+        "blob_url": f"https://github.com/{repo}/blob/{sha}/{name}", "raw_url": f"https://github.com/{repo}/raw/{sha}/{name}",
+        "contents_url": f"{api}/repos/{repo}/contents/{name}?ref={sha}", "patch": entry.get("patch", ""),
+    }

@@ -35,8 +35,10 @@ def suggest(assessment: Assessment, analysis: Analysis, reader: Reader) -> Sugge
         if analysis.fix_state in ("landed", "merged"):
             return Suggestion("track", "P1", "why_fixed_bug")
         return Suggestion("follow", "P0" if theirs else "P1", "why_open_bug")
-    if priority == "high":
+    if priority == "high" and analysis.fix_state in ("merged", "landed"):
         return Suggestion("adapt" if theirs else "track", "P1", "why_landed_change")
+    if priority == "high":
+        return Suggestion("track", "P1", "why_change")
     if priority == "medium":
         return Suggestion("track", "P1" if theirs and "fixes-severe" in codes else "P2", "why_medium")
     return Suggestion("ignore", "P2", "why_low")

@@ -1,92 +1,229 @@
-"""Ranked assessments -> the report model: items, focus list, counts, contributors, coverage."""
+"""Ranked assessments -> the report model, in one language: overview, focus items with their
+analysis, activity per type, contributors and teams, appendix and footer."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from pathlib import Path
 
 from pytorch_insight import __version__
+from pytorch_insight.analysis import Analyser
+from pytorch_insight.analysis.action import suggest
+from pytorch_insight.analysis.code import downstream_uses
+from pytorch_insight.analysis.model import Analysis, AnalysisContext
+from pytorch_insight.analysis.rules import RuleAnalyser, summarise
+from pytorch_insight.analysis.text import parse_body
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.model import SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment
+from pytorch_insight.report.i18n import MESSAGES, Catalogue
 from pytorch_insight.report.model import (
-    AreaCoverage, Contributor, Coverage, FocusEntry, Report, ReportItem, WindowModel,
+    ActivityGroup, ActivityRow, AreaCoverage, Contributor, Coverage, FocusEntry, Footer, Overview, Report, ReportItem,
+    Team, Theme, WindowModel,
 )
 from pytorch_insight.window import Window
 
-FOCUS_SIZE = 12
-TOP_AUTHORS = 10
+KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
 GITHUB_KINDS = ("issue", "pull_request", "rfc", "commit")
+TOP_AUTHORS = 10
+THEMES = 3
+THEME_ITEMS = 3
+ONE_LINE = 140
+RELATIONS_SHOWN = 8
+RELATION_ORDER = ("fixes", "fixed_by", "reverts", "reverted_by", "relands", "relanded_by", "lands", "landed_by",
+                  "duplicate", "stack", "discussed_in", "discusses", "related")
 
 
-def report_item(assessment: Assessment) -> ReportItem:
-    item = assessment.item
-    return ReportItem(
-        id=item.id, source=item.source, kind=item.kind, repo=item.repo, number=item.number, url=item.url,
-        title=item.title, author=item.author, created=(item.created or "")[:10] or None, state=item.state,
-        areas=assessment.areas, area_evidence=assessment.area_evidence, priority=assessment.priority,
-        score=assessment.score, rank=assessment.rank, reasons=[r.en for r in assessment.reasons],
-        noise=[r.en for r in assessment.noise],
-        duplicate_of=assessment.canonical, merged_from=assessment.aliases,
-        relations=sorted(assessment.relations, key=lambda r: (r.type, r.target)),
-    )
+@dataclass
+class ReportOptions:
+    lang: str = "zh"
+    focus_size: int = 12
+    deep_size: int = 5
+    analyser: Analyser = field(default_factory=RuleAnalyser)
+    downstream: Path | None = None
+    generated_at: datetime | None = None
 
 
-def focus_list(ranked: Sequence[Assessment], size: int = FOCUS_SIZE) -> list[FocusEntry]:
-    """The best items that are neither noise nor duplicates, high or medium only."""
-    chosen = [a for a in ranked if not a.noise and not a.canonical and a.priority != "low"][:size]
-    return [FocusEntry(id=a.id, rank=a.rank, priority=a.priority, reason=selection_reason(a)) for a in chosen]
+class _Builder:
+    def __init__(self, ranked: Sequence[Assessment], profile: Profile, reader: Reader, options: ReportOptions) -> None:
+        self.ranked, self.profile, self.reader, self.options = ranked, profile, reader, options
+        self.t = Catalogue(options.lang)
+        self.by_id = {a.id: a for a in ranked}
+        self.area_names = {area.id: (area.name.zh if options.lang == "zh" else area.name.en) for area in profile.areas}
+        self.main_repo = profile.github.repositories[0] if profile.github.repositories else None
+        self.focus_ids: set[str] = set()
+
+    # -- references ---------------------------------------------------------------------------------
+
+    def ref(self, item_id: str) -> str:
+        """``#180257`` in the main repository, ``owner/repo#N`` elsewhere, a title for the rest."""
+        found = self.by_id.get(item_id)
+        if found is None:
+            return short_ref(item_id)
+        item = found.item
+        if item.kind in ("issue", "pull_request", "rfc") and item.number is not None:
+            return f"#{item.number}" if item.repo == self.main_repo else f"{item.repo}#{item.number}"
+        if item.kind == "commit" and item.sha:
+            return f"@{item.sha[:7]}" if item.repo == self.main_repo else f"{item.repo}@{item.sha[:7]}"
+        return (item.title or short_ref(item_id))[:60]
+
+    def areas(self, assessment: Assessment) -> list[str]:
+        return [self.area_names.get(area, area) for area in assessment.areas]
+
+    def join(self, parts: Sequence[str]) -> str:
+        return self.t.list_separator.join(parts)
+
+    # -- sections ---------------------------------------------------------------------------------------
+
+    def focus(self, context: AnalysisContext) -> list[FocusEntry]:
+        chosen = [a for a in self.ranked if not a.noise and not a.canonical and a.priority != "low"]
+        entries = []
+        for index, assessment in enumerate(chosen[: self.options.focus_size]):
+            deep = index < self.options.deep_size
+            analysis = self.options.analyser.analyse(assessment, context, deep)
+            if deep and self.options.downstream and analysis.facts.files:
+                analysis.facts.downstream = downstream_uses(analysis.facts.files, self.options.downstream)
+            entries.append(self.focus_entry(assessment, analysis, deep))
+            self.focus_ids.add(assessment.id)
+        return entries
+
+    def focus_entry(self, assessment: Assessment, analysis: Analysis, deep: bool) -> FocusEntry:
+        t, item = self.t, assessment.item
+        suggestion = suggest(assessment, analysis, self.reader)
+        why = t.clause_separator.join(r.text(t.lang) for r in assessment.reasons[:4]) or "—"
+        reason = t("selection", priority=t(f"priority_{assessment.priority}"), areas=self.join(self.areas(assessment)),
+                   why=why, action=t(f"action_{suggestion.action}"), urgency=t(f"urgency_{suggestion.urgency}"),
+                   action_why=t(suggestion.why))
+        return FocusEntry(
+            id=item.id, rank=assessment.rank, priority=assessment.priority, deep=deep, kind=item.kind,
+            ref=self.ref(item.id), title=item.title or "", url=item.url, author=item.author,
+            created=(item.created or "")[:10] or None, areas=self.areas(assessment), analysis=analysis,
+            fix_text=self.fix_text(analysis), relations=self.relations(assessment), action=suggestion.action,
+            urgency=suggestion.urgency, action_text=f"{t(f'action_{suggestion.action}')} · {t(f'urgency_{suggestion.urgency}')}",
+            reason=reason,
+        )
+
+    def fix_text(self, analysis: Analysis) -> str:
+        refs = self.join([self.ref(ref) for ref in analysis.fix_refs])
+        if analysis.fix_state == "closed":
+            return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "")
+        return self.t(f"fix_{analysis.fix_state}", refs=refs)
+
+    def relations(self, assessment: Assessment) -> list[str]:
+        ordered = sorted(assessment.relations, key=lambda r: (RELATION_ORDER.index(r.type) if r.type in RELATION_ORDER
+                                                               else len(RELATION_ORDER), r.target))
+        return [self.t(f"relation_{r.type}", ref=self.ref(r.target)) for r in ordered[:RELATIONS_SHOWN]
+                if f"relation_{r.type}" in MESSAGES]
+
+    def overview(self, stats: dict[str, int]) -> Overview:
+        t = self.t
+        totals = t("totals", total=stats["after_fusion"], github=stats["github_items"], community=stats["community_items"],
+                   high=stats["high"], medium=stats["medium"])
+        high = [a for a in self.ranked if a.priority == "high" and not a.noise and not a.canonical]
+        counts = Counter(area for a in high for area in a.areas)
+        order = {area.id: index for index, area in enumerate(self.profile.areas)}
+        themes = []
+        for area, count in sorted(counts.items(), key=lambda kv: (-kv[1], order.get(kv[0], 99)))[:THEMES]:
+            members = [a for a in high if area in a.areas][:THEME_ITEMS]
+            named = self.join([f"{self.ref(a.id)} {_short(a.item.title)}" for a in members])
+            themes.append(Theme(area=area, name=self.area_names.get(area, area), high=count, items=[a.id for a in members],
+                                text=t("theme", area=self.area_names.get(area, area), count=count, items=named)))
+        watch = next((a for a in self.ranked if not a.noise and not a.canonical and (
+            a.item.kind == "rfc" or {r.code for r in a.reasons} & {"signal:design", "signal:api-change"})), None)
+        return Overview(totals=totals, themes=themes,
+                        watch=t("watch", item=f"{self.ref(watch.id)} {_short(watch.item.title)}") if watch else None,
+                        watch_id=watch.id if watch else None)
+
+    def activity(self) -> list[ActivityGroup]:
+        groups: dict[str, list[Assessment]] = defaultdict(list)
+        for assessment in self.ranked:
+            groups[assessment.item.kind].append(assessment)
+        result = []
+        for kind in KIND_ORDER:
+            members = groups.get(kind, [])
+            if not members:
+                continue
+            rows = [ActivityRow(id=a.id, star=a.id in self.focus_ids, ref=self.ref(a.id), title=a.item.title or "",
+                                url=a.item.url, date=(a.item.created or "")[:10] or None, areas=self.areas(a),
+                                priority=a.priority, summary=one_line(a)) for a in members]
+            result.append(ActivityGroup(kind=kind, label=self.t(f"group_{kind}"), count=len(rows), rows=rows))
+        return result
+
+    def contributors(self) -> list[Contributor]:
+        by_author: dict[str, list[Assessment]] = defaultdict(list)
+        for assessment in self.ranked:
+            author = assessment.item.author
+            if author and not self.profile.is_bot(author):
+                by_author[author].append(assessment)
+        known = {person.login.lower(): person for person in self.profile.contributors}
+        key = sorted((login for login in by_author if login.lower() in known), key=str.lower)
+        others = sorted((login for login in by_author if login.lower() not in known),
+                        key=lambda login: (-len(by_author[login]), login.lower()))[:TOP_AUTHORS]
+        result = []
+        for login in key + others:
+            person = known.get(login.lower())
+            mine = by_author[login]
+            result.append(Contributor(
+                login=login, name=person.name if person else None, team=person.team if person else None,
+                key=bool(person), items=[a.id for a in mine],
+                areas=sorted({self.area_names.get(area, area) for a in mine for area in a.areas}),
+            ))
+        return result
+
+    def teams(self, contributors: list[Contributor]) -> list[Team]:
+        result = []
+        for team_id, name in self.profile.teams.items():
+            members = [c for c in contributors if c.team == team_id]
+            if not members:
+                continue
+            items = [item for c in members for item in c.items]
+            areas = sorted({area for c in members for area in c.areas})
+            result.append(Team(id=team_id, name=name.zh if self.t.lang == "zh" else name.en,
+                               members=[c.login for c in members], items=items, areas=areas,
+                               text=self.t("team_line", count=len(items), areas=self.join(areas))))
+        return result
+
+    def area_coverage(self) -> list[AreaCoverage]:
+        rows = []
+        for area in self.profile.areas:
+            members = [a for a in self.ranked if area.id in a.areas and not a.canonical]
+            high = [self.ref(a.id) for a in members if a.priority == "high"]
+            medium = sum(a.priority == "medium" for a in members)
+            level = "high" if high else "medium" if medium else "low"
+            rows.append(AreaCoverage(id=area.id, name=self.area_names[area.id], level=level, items=len(members),
+                                     high=high, medium=medium, low=len(members) - len(high) - medium))
+        return rows
+
+    def item(self, assessment: Assessment) -> ReportItem:
+        item, lang = assessment.item, self.t.lang
+        return ReportItem(
+            id=item.id, source=item.source, kind=item.kind, repo=item.repo, number=item.number, url=item.url,
+            title=item.title, author=item.author, created=(item.created or "")[:10] or None, state=item.state,
+            areas=assessment.areas, area_evidence=assessment.area_evidence, priority=assessment.priority,
+            score=assessment.score, rank=assessment.rank, reasons=[r.text(lang) for r in assessment.reasons],
+            noise=[r.text(lang) for r in assessment.noise], duplicate_of=assessment.canonical,
+            merged_from=assessment.aliases, relations=sorted(assessment.relations, key=lambda r: (r.type, r.target)),
+            summary=one_line(assessment),
+        )
 
 
-def selection_reason(assessment: Assessment) -> str:
-    areas = ", ".join(assessment.areas) or "no area"
-    why = "; ".join(r.en for r in assessment.reasons[:4]) or "ranked on its kind alone"
-    return f"{assessment.priority} priority in {areas}: {why}"
+def one_line(assessment: Assessment) -> str:
+    """The first sentence the item's description offers, cut to fit a table cell."""
+    if assessment.item.kind == "commit" or not assessment.item.body:
+        return ""
+    sentence = summarise(parse_body(assessment.item.body)).split(". ")[0]
+    return sentence if len(sentence) <= ONE_LINE else sentence[: ONE_LINE - 1].rsplit(" ", 1)[0] + "…"
 
 
-def counts(ranked: Sequence[Assessment]) -> dict[str, dict[str, int]]:
-    return {
-        "kind": dict(sorted(Counter(a.item.kind for a in ranked).items())),
-        "priority": {p: sum(a.priority == p for a in ranked) for p in ("high", "medium", "low")},
-        "area": dict(sorted(Counter(area for a in ranked for area in a.areas).items())),
-    }
+def _short(title: str | None, limit: int = 60) -> str:
+    title = title or ""
+    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
 
 
-def contributors(ranked: Sequence[Assessment], profile: Profile) -> list[Contributor]:
-    """Key contributors active in the window, then the most active other humans; bots never."""
-    by_author: dict[str, list[Assessment]] = defaultdict(list)
-    for assessment in ranked:
-        author = assessment.item.author
-        if author and not profile.is_bot(author):
-            by_author[author].append(assessment)
-    known = {person.login.lower(): person for person in profile.contributors}
-    key = sorted((login for login in by_author if login.lower() in known), key=str.lower)
-    others = sorted((login for login in by_author if login.lower() not in known),
-                    key=lambda login: (-len(by_author[login]), login.lower()))[:TOP_AUTHORS]
-    result = []
-    for login in key + others:
-        person = known.get(login.lower())
-        mine = by_author[login]
-        result.append(Contributor(
-            login=login, name=person.name if person else None, team=person.team if person else None, key=bool(person),
-            items=[a.id for a in mine], areas=sorted({area for a in mine for area in a.areas}),
-        ))
-    return result
-
-
-def area_coverage(ranked: Sequence[Assessment], profile: Profile) -> list[AreaCoverage]:
-    rows = []
-    for area in profile.areas:
-        members = [a for a in ranked if area.id in a.areas and not a.canonical]
-        high = [short_ref(a.id) for a in members if a.priority == "high"]
-        medium = sum(a.priority == "medium" for a in members)
-        level = "high" if high else "medium" if medium else "low"
-        rows.append(AreaCoverage(id=area.id, name=area.name.en, level=level, items=len(members), high=high))
-    return rows
-
-
-def stats(ranked: Sequence[Assessment], collected: int) -> dict[str, int]:
+def stats(ranked: Sequence[Assessment], collected: int, deep: int) -> dict[str, int]:
     github = sum(a.item.kind in GITHUB_KINDS for a in ranked)
     return {
         "collected": collected,
@@ -99,23 +236,51 @@ def stats(ranked: Sequence[Assessment], collected: int) -> dict[str, int]:
         "high": sum(a.priority == "high" for a in ranked),
         "medium": sum(a.priority == "medium" for a in ranked),
         "low": sum(a.priority == "low" for a in ranked),
+        "deep": deep,
+    }
+
+
+def counts(ranked: Sequence[Assessment]) -> dict[str, dict[str, int]]:
+    return {
+        "kind": dict(sorted(Counter(a.item.kind for a in ranked).items())),
+        "priority": {p: sum(a.priority == p for a in ranked) for p in ("high", "medium", "low")},
+        "area": dict(sorted(Counter(area for a in ranked for area in a.areas).items())),
     }
 
 
 def build_report(ranked: Sequence[Assessment], *, window: Window, profile: Profile, reader: Reader,
-                 statuses: Sequence[SourceStatus], collected: int, generated_at: datetime | None = None) -> Report:
-    moment = generated_at or datetime.now(timezone.utc)
+                 statuses: Sequence[SourceStatus], collected: int, options: ReportOptions | None = None) -> Report:
+    options = options or ReportOptions()
+    builder = _Builder(ranked, profile, reader, options)
+    t = builder.t
+    context = AnalysisContext(profile=profile, reader=reader, by_id=builder.by_id)
+    focus = builder.focus(context)
+    numbers = stats(ranked, collected, sum(entry.deep for entry in focus))
+    people = builder.contributors()
+    moment = options.generated_at or datetime.now(timezone.utc)
+    generator = f"pytorch-insight {__version__}"
+    role = reader.role.zh if options.lang == "zh" else reader.role.en
+    analyser = options.analyser.name
     return Report(
+        lang=options.lang,
+        title=profile.title.zh if options.lang == "zh" else profile.title.en,
         window=WindowModel(since=window.since.isoformat(), until=window.until.isoformat()),
         generated_at=moment.isoformat(timespec="seconds"),
-        generator=f"pytorch-insight {__version__}",
+        generator=generator,
         profile=profile.name,
         reader=reader.id,
-        analyser="rules",
-        items=[report_item(a) for a in ranked],
-        focus=focus_list(ranked),
+        reader_role=role,
+        analyser=analyser,
+        overview=builder.overview(numbers),
+        items=[builder.item(a) for a in ranked],
+        focus=focus,
+        activity=builder.activity(),
         counts=counts(ranked),
-        contributors=contributors(ranked, profile),
-        coverage=Coverage(sources=list(statuses), areas=area_coverage(ranked, profile)),
-        stats=stats(ranked, collected),
+        contributors=people,
+        teams=builder.teams(people),
+        coverage=Coverage(sources=list(statuses), areas=builder.area_coverage()),
+        stats=numbers,
+        footer=Footer(generator=generator, profile=profile.name, reader=reader.id, analyser=analyser,
+                      text=t("footer", generator=generator, profile=profile.name, reader=role,
+                             analyser=t("analyser_rules") if analyser == "rules" else analyser)),
     )

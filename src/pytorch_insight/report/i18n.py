@@ -30,7 +30,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "theme": {
         "zh": "**{area}**：{count} 条高优先级动态，重点是 {items}。",
-        "en": "**{area}**: {count} high-priority items, led by {items}.",
+        "en": "**{area}** ({count} high priority): {items}.",
     },
     "theme_none": {"zh": "本期没有高优先级动态。", "en": "No item reached high priority this period."},
     "watch": {"zh": "值得关注：{item}", "en": "Worth watching: {item}"},
@@ -112,6 +112,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "why_reverted": {"zh": "改动被回退，关注重新合入", "en": "the change was backed out; watch for the reland"},
     "why_api": {"zh": "公共 API 变更或弃用，需要调整代码", "en": "a public API change or deprecation your code may need to follow"},
     "why_landed_change": {"zh": "已合入的改动影响你关注的领域", "en": "a landed change in an area you watch"},
+    "why_change": {"zh": "你关注领域中的高优先级改动，跟踪其合入", "en": "a high-priority change in your areas; watch it land"},
     "why_rfc": {"zh": "设计提案，可参与讨论", "en": "a design proposal open for comments"},
     "why_medium": {"zh": "中等优先级，持续关注进展", "en": "medium priority; follow its progress"},
     "why_low": {"zh": "优先级低", "en": "low priority"},
@@ -164,3 +165,7 @@ class Catalogue:
     @property
     def list_separator(self) -> str:
         return "、" if self.lang == "zh" else ", "
+
+    @property
+    def clause_separator(self) -> str:
+        return "；" if self.lang == "zh" else "; "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from pytorch_insight.analysis.model import Analysis
 from pytorch_insight.model import Relation, SourceStatus
 
 SCHEMA_VERSION = "1"
@@ -35,13 +36,62 @@ class ReportItem(BaseModel):
     duplicate_of: str | None
     merged_from: list[str]
     relations: list[Relation]
+    summary: str = ""
 
 
 class FocusEntry(BaseModel):
     id: str
     rank: int
     priority: str
+    deep: bool
+    kind: str
+    ref: str
+    title: str
+    url: str | None
+    author: str | None
+    created: str | None
+    areas: list[str]
+    analysis: Analysis
+    fix_text: str
+    relations: list[str]
+    action: str
+    urgency: str
+    action_text: str
     reason: str
+
+
+class Theme(BaseModel):
+    area: str
+    name: str
+    high: int
+    items: list[str]
+    text: str
+
+
+class Overview(BaseModel):
+    totals: str
+    themes: list[Theme]
+    watch: str | None = None
+    watch_id: str | None = None
+
+
+class ActivityRow(BaseModel):
+    id: str
+    star: bool
+    ref: str
+    title: str
+    url: str | None
+    date: str | None
+    areas: list[str]
+    priority: str
+    summary: str
+
+
+class ActivityGroup(BaseModel):
+    kind: str
+    label: str
+    count: int
+    rows: list[ActivityRow]
 
 
 class AreaCoverage(BaseModel):
@@ -50,6 +100,8 @@ class AreaCoverage(BaseModel):
     level: str
     items: int
     high: list[str]
+    medium: int = 0
+    low: int = 0
 
 
 class Coverage(BaseModel):
@@ -66,17 +118,41 @@ class Contributor(BaseModel):
     areas: list[str]
 
 
+class Team(BaseModel):
+    id: str
+    name: str
+    members: list[str]
+    items: list[str]
+    areas: list[str]
+    text: str
+
+
+class Footer(BaseModel):
+    generator: str
+    profile: str
+    reader: str
+    analyser: str
+    text: str
+
+
 class Report(BaseModel):
     schema_version: str = SCHEMA_VERSION
+    lang: str
+    title: str
     window: WindowModel
     generated_at: str
     generator: str
     profile: str
     reader: str
+    reader_role: str
     analyser: str
+    overview: Overview
     items: list[ReportItem]
     focus: list[FocusEntry]
+    activity: list[ActivityGroup]
     counts: dict[str, dict[str, int]]
     contributors: list[Contributor]
+    teams: list[Team]
     coverage: Coverage
     stats: dict[str, int] = Field(default_factory=dict)
+    footer: Footer

@@ -1,17 +1,27 @@
-"""Write a report to the output folder as `<since>_<until>.<format>`."""
+"""Write a report as `<since>_<until>[.<lang>].{md,html,json}` and keep the folder's archive
+(`index.html` and an Atom `feed.xml`) up to date, so the folder can be published as it is."""
 
 from __future__ import annotations
 
+import json
+import re
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
 from pathlib import Path
 
 from pytorch_insight.errors import ConfigError, InsightError
+from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.model import Report
+from pytorch_insight.report.render import render_html, render_markdown, template_environment
 
-FORMATS = ("json",)
+FORMATS = ("md", "html", "json")
+DEFAULT_LANG = "zh"
+REPORT_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})(?:\.([a-z]{2}))?\.json$")
+ATOM = "http://www.w3.org/2005/Atom"
 
 
 def parse_formats(text: str) -> tuple[str, ...]:
-    """``"json"`` or a comma-separated list; unknown formats are a configuration error."""
+    """``"md,html,json"`` or any subset; unknown formats are a configuration error."""
     wanted = tuple(dict.fromkeys(part.strip().lower() for part in text.split(",") if part.strip()))
     unknown = [fmt for fmt in wanted if fmt not in FORMATS]
     if unknown or not wanted:
@@ -19,11 +29,83 @@ def parse_formats(text: str) -> tuple[str, ...]:
     return wanted
 
 
-def write_json(report: Report, out: Path) -> Path:
-    path = out / f"{report.window.since}_{report.window.until}.json"
+def report_stem(report: Report) -> str:
+    suffix = "" if report.lang == DEFAULT_LANG else f".{report.lang}"
+    return f"{report.window.since}_{report.window.until}{suffix}"
+
+
+def write_report(report: Report, out: Path, formats: tuple[str, ...] = FORMATS) -> list[Path]:
+    renderers = {"json": lambda r: r.model_dump_json(indent=2) + "\n", "md": render_markdown, "html": render_html}
+    written = []
     try:
         out.mkdir(parents=True, exist_ok=True)
-        path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        for fmt in formats:
+            path = out / f"{report_stem(report)}.{fmt}"
+            path.write_text(renderers[fmt](report), encoding="utf-8")
+            written.append(path)
+        if "json" in formats:
+            update_archive(out)
     except OSError as exc:
         raise InsightError(f"cannot write the report to {out}: {exc.strerror}") from None
-    return path
+    return written
+
+
+@dataclass(frozen=True)
+class ArchiveEntry:
+    stem: str
+    since: str
+    until: str
+    lang: str
+    title: str
+    generated_at: str
+    totals: str
+    formats: tuple[str, ...]
+
+
+def archive_entries(out: Path) -> list[ArchiveEntry]:
+    """Every report in the folder (found by its JSON document), newest window first."""
+    entries = []
+    for path in sorted(out.glob("*.json")):
+        match = REPORT_NAME.match(path.name)
+        if not match:
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # a half-written or foreign file is not a report; the archive lists the rest
+        stem = path.name.removesuffix(".json")
+        entries.append(ArchiveEntry(
+            stem=stem, since=match.group(1), until=match.group(2), lang=match.group(3) or DEFAULT_LANG,
+            title=str(data.get("title", "")), generated_at=str(data.get("generated_at", "")),
+            totals=str((data.get("overview") or {}).get("totals", "")),
+            formats=tuple(fmt for fmt in FORMATS if (out / f"{stem}.{fmt}").exists()),
+        ))
+    return sorted(entries, key=lambda e: (e.until, e.since, e.lang), reverse=True)
+
+
+def update_archive(out: Path) -> None:
+    entries = archive_entries(out)
+    lang = entries[0].lang if entries else DEFAULT_LANG
+    index = template_environment().get_template("index.html.j2").render(entries=entries, t=Catalogue(lang))
+    (out / "index.html").write_text(index, encoding="utf-8")
+    (out / "feed.xml").write_bytes(atom_feed(entries))
+
+
+def atom_feed(entries: list[ArchiveEntry]) -> bytes:
+    ElementTree.register_namespace("", ATOM)
+    feed = ElementTree.Element(f"{{{ATOM}}}feed")
+    title = entries[0].title if entries else "pytorch-insight"
+    ElementTree.SubElement(feed, f"{{{ATOM}}}title").text = title
+    ElementTree.SubElement(feed, f"{{{ATOM}}}id").text = "urn:pytorch-insight:archive"
+    ElementTree.SubElement(feed, f"{{{ATOM}}}updated").text = max((e.generated_at for e in entries), default="1970-01-01T00:00:00+00:00")
+    ElementTree.SubElement(feed, f"{{{ATOM}}}link", href="index.html")
+    for entry in entries:
+        node = ElementTree.SubElement(feed, f"{{{ATOM}}}entry")
+        ElementTree.SubElement(node, f"{{{ATOM}}}title").text = f"{entry.title} {entry.since} – {entry.until} ({entry.lang})"
+        ElementTree.SubElement(node, f"{{{ATOM}}}id").text = f"urn:pytorch-insight:report:{entry.stem}"
+        ElementTree.SubElement(node, f"{{{ATOM}}}updated").text = entry.generated_at
+        page = f"{entry.stem}.html" if "html" in entry.formats else f"{entry.stem}.json"
+        ElementTree.SubElement(node, f"{{{ATOM}}}link", href=page, hreflang="zh-CN" if entry.lang == "zh" else entry.lang)
+        ElementTree.SubElement(node, f"{{{ATOM}}}summary").text = entry.totals
+    ElementTree.indent(feed)
+    return ElementTree.tostring(feed, encoding="utf-8", xml_declaration=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,10 +19,12 @@ from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Unauthori
 from pytorch_insight.http import HttpClient, RequestStats
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus, github_item_id, merge_comments
 from pytorch_insight.sources import Emit, Lookup, Progress
+from pytorch_insight.analysis.code import file_changes
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
 from pytorch_insight.window import Window, github_time, parse_timestamp
 
 PER_PAGE = 100
+FocusSelector = Callable[[list[Item]], list[Item]]
 SEARCH_CAP = 1000  # GitHub serves at most the first 1,000 results of any search
 # Past this, "updated since the window began" drags in months of later activity: search instead.
 RECENT_LAG_SECONDS = 3 * 86400
@@ -91,8 +93,9 @@ class GitHubSource:
     name = "github"
 
     def __init__(self, client: HttpClient, profile: Profile, lookup: Lookup, *, has_token: bool,
-                 search_cap: int = SEARCH_CAP) -> None:
+                 search_cap: int = SEARCH_CAP, select_focus: FocusSelector | None = None) -> None:
         self.client = client
+        self.select_focus = select_focus
         self.search_cap = search_cap
         self.profile = profile
         self.lookup = lookup
@@ -104,6 +107,8 @@ class GitHubSource:
 
     def _reset(self) -> None:
         self.stats, self.notes, self.stored = RequestStats(), [], set()
+        self._runs: list[_RepoRun] = []
+        self._focus: set[str] | None = None
 
     # -- the run ----------------------------------------------------------------------------------
 
@@ -115,7 +120,8 @@ class GitHubSource:
             emit(batch)
             self.stored.update(item.id for item in batch)
 
-        phases = (self._collect_items, self._collect_commits, self._collect_comments)
+        self._runs, self._focus = runs, None
+        phases = (self._collect_items, self._collect_commits, self._collect_comments, self._collect_files)
         stop: str = ""
         for phase in phases:
             for run in runs:
@@ -159,6 +165,7 @@ class GitHubSource:
     def _collect_items(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
         for payloads in self._item_pages(run.repo, window):
             batch = [item for item in (self.issue_to_item(p, run.repo) for p in payloads) if item.active_in(window)]
+            batch = self._keep_what_is_known(batch)
             run.items.update((item.number, item) for item in batch if item.number is not None)
             save(batch)
             progress.update(self.name, f"{run.repo}: issues and pull requests", len(self.stored))
@@ -173,6 +180,24 @@ class GitHubSource:
         yield from fetch_search(self.client, self.stats, repo, "created", window, self.notes, self.search_cap)
         yield from fetch_search(self.client, self.stats, repo, "closed", window, self.notes, self.search_cap,
                                 extra=f"created:<{window.since.isoformat()}")
+
+    def _keep_what_is_known(self, batch: list[Item]) -> list[Item]:
+        """A listing knows nothing of threads, file lists or landed commits fetched earlier: keep them."""
+        stored = self.lookup([item.id for item in batch])
+        kept = []
+        for item in batch:
+            old = stored.get(item.id)
+            if old is None:
+                kept.append(item)
+                continue
+            update: dict[str, Any] = {"comments": old.comments}
+            extra = old.model_extra or {}
+            if "files" in extra:
+                update["files"] = extra["files"]
+            if old.state == "merged" and item.state == "closed":
+                update.update(state="merged", merged=old.merged, merge_evidence=extra.get("merge_evidence", ""))
+            kept.append(item.model_copy(update=update))
+        return kept
 
     def issue_to_item(self, payload: dict[str, Any], repo: str) -> Item:
         labels = [label["name"] if isinstance(label, dict) else str(label) for label in payload.get("labels") or []]
@@ -247,10 +272,6 @@ class GitHubSource:
     # -- phase 3: comment threads --------------------------------------------------------------
 
     def _collect_comments(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
-        stored = self.lookup([item.id for item in run.items.values()])
-        for number, item in run.items.items():
-            if item.id in stored:
-                run.items[number] = item.model_copy(update={"comments": stored[item.id].comments})
         missing = self._missing_threads(run)
         expected_pages = math.ceil(sum(item.comment_count or 0 for item in missing) / PER_PAGE)
         # The repository-wide listing also returns comments on items outside the window, so it only
@@ -269,6 +290,26 @@ class GitHubSource:
                 continue
             self._attach(run, {item.number: thread}, save)
             progress.update(self.name, f"{run.repo}: comment threads", len(self.stored))
+
+    # -- phase 4: files touched by the focus PRs ---------------------------------------------------
+
+    def _collect_files(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
+        """Only the focus PRs' file lists are worth their requests (the report names their functions)."""
+        if self.select_focus is None:
+            return
+        if self._focus is None:
+            self._focus = {item.id for item in self.select_focus([i for r in self._runs for i in r.items.values()])}
+        for number, item in sorted(run.items.items()):
+            if item.id not in self._focus or item.kind not in ("pull_request", "rfc") or "pull_request" not in (item.raw or {}):
+                continue
+            if "files" in (item.model_extra or {}):
+                continue
+            payloads = [entry for page in self.client.iter_pages(f"/repos/{run.repo}/pulls/{number}/files", self.stats,
+                                                                 params={"per_page": PER_PAGE}) for entry in page.data]
+            files = [change.model_dump() for change in file_changes(payloads)]
+            run.items[number] = item.model_copy(update={"files": files})
+            save([run.items[number]])
+            progress.update(self.name, f"{run.repo}: files of focus pull requests", len(self.stored))
 
     def _missing_threads(self, run: _RepoRun) -> list[Item]:
         return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
