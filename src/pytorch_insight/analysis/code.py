@@ -32,19 +32,22 @@ def file_changes(payloads: list[dict[str, Any]]) -> list[FileChange]:
     return changes
 
 
-def _needles(files: list[FileChange]) -> dict[str, str]:
-    """What to look for downstream: touched function names and the Python modules of touched files."""
-    needles: dict[str, str] = {}
+def _needles(files: list[FileChange]) -> list[str]:
+    """Regular expressions for what to look for downstream: touched function names, and the Python
+    modules of touched files whether imported whole (``import a.b.c``) or by name (``from a.b import c``)."""
+    needles: list[str] = []
     for change in files:
         for function in change.functions:
-            name = function.split("::")[-1]
+            name = function.split("::")[-1].split(".")[-1]
             if len(name) >= 4:
-                needles[name] = function
+                needles.append(rf"\b{re.escape(name)}\b")
         path = Path(change.filename)
         if path.suffix == ".py" and path.stem != "__init__":
-            module = ".".join(path.with_suffix("").parts)
-            needles[module] = change.filename
-    return needles
+            parts = path.with_suffix("").parts
+            needles.append(rf"\b{re.escape('.'.join(parts))}\b")
+            if len(parts) > 1:
+                needles.append(rf"\bfrom\s+{re.escape('.'.join(parts[:-1]))}\s+import\b[^\n]*\b{re.escape(parts[-1])}\b")
+    return list(dict.fromkeys(needles))
 
 
 def downstream_uses(files: list[FileChange], checkout: Path) -> list[str]:
@@ -52,7 +55,7 @@ def downstream_uses(files: list[FileChange], checkout: Path) -> list[str]:
     needles = _needles(files)
     if not needles or not checkout.is_dir():
         return []
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in sorted(needles, key=len, reverse=True)) + r")\b")
+    pattern = re.compile("|".join(needles))
     hits: list[str] = []
     for root, dirs, names in os.walk(checkout):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)

@@ -22,7 +22,7 @@ WORKAROUND = re.compile(r"\b(?:work-?around|work around|as a temporary (?:fix|so
                         r"(?:issue|problem)|makes? (?:it|the (?:issue|problem)) go away)\b", re.I)
 MECHANISM = re.compile(r"`[^`]+`|\b[\w/]+\.(?:py|cpp|cu|h|hpp|c|cc|yaml|yml)\b|\b\w+\(\)")
 VERSION_PATTERNS = (
-    ("torch", re.compile(r"\b(?:torch|pytorch)(?:\s+version)?\s*[:=]*\s*`?v?(\d+\.\d+(?:\.\d+)?(?:[+.][\w.]+)?)", re.I)),
+    ("torch", re.compile(r"\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d+\.\d+(?:\.\d+)?(?:[+.][\w.]+)?)", re.I)),
     ("CUDA", re.compile(r"\bCUDA(?:\s+version)?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)")),
     ("ROCm", re.compile(r"\bROCm(?:\s+version)?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)", re.I)),
     ("Python", re.compile(r"\bPython(?:\s+version)?\s*[:=]?\s*`?(3\.\d+(?:\.\d+)?)", re.I)),
@@ -56,7 +56,8 @@ class RuleAnalyser:
         analysis.details = " ".join(first(mechanism_sentences(item, body), 2, exclude=summary))
         analysis.root_cause = " ".join(first(root_cause_sentences(body, thread), 2))
         analysis.impact = " ".join(first(impact_sentences(body), 2, exclude=summary + analysis.root_cause))
-        workaround, code = find_workaround(body, thread)
+        # A PR's body describes its fix; only an explicit section there, or the thread, offers a workaround.
+        workaround, code = find_workaround(body, thread, search_body=item.kind not in ("pull_request", "commit"))
         analysis.workaround, analysis.workaround_code = workaround, code
         return analysis
 
@@ -100,13 +101,14 @@ def impact_sentences(body: Body) -> list[str]:
     return [s for s in sentences(text) if IMPACT.search(s) and (NUMBER.search(s) or IMPACT.search(s))]
 
 
-def find_workaround(body: Body, thread: list[str]) -> tuple[str, str]:
+def find_workaround(body: Body, thread: list[str], search_body: bool = True) -> tuple[str, str]:
     """A workaround sentence and, when the same text offers one, the code block that goes with it."""
     explicit = section(body, "workaround", "work around", "mitigation")
     if explicit and sentences(explicit):
         blocks = parse_body(explicit).code_blocks
         return " ".join(sentences(explicit)[:2]), blocks[0] if blocks else ""
-    for text in ["\n\n".join(body.sections.values()), *thread]:
+    texts = (["\n\n".join(body.sections.values())] if search_body else []) + thread
+    for text in texts:
         for sentence in sentences(text):
             if WORKAROUND.search(sentence):
                 return sentence, _code_after(text, sentence)

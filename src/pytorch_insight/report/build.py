@@ -55,6 +55,7 @@ class _Builder:
         self.area_names = {area.id: (area.name.zh if options.lang == "zh" else area.name.en) for area in profile.areas}
         self.main_repo = profile.github.repositories[0] if profile.github.repositories else None
         self.focus_ids: set[str] = set()
+        self.one_lines = {a.id: one_line(a) for a in ranked}
 
     # -- references ---------------------------------------------------------------------------------
 
@@ -69,6 +70,11 @@ class _Builder:
         if item.kind == "commit" and item.sha:
             return f"@{item.sha[:7]}" if item.repo == self.main_repo else f"{item.repo}@{item.sha[:7]}"
         return (item.title or short_ref(item_id))[:60]
+
+    def label(self, item_id: str) -> str:
+        """The reference shown before a title: GitHub items only (others are named by their title)."""
+        found = self.by_id.get(item_id)
+        return self.ref(item_id) if found and found.item.kind in GITHUB_KINDS else ""
 
     def areas(self, assessment: Assessment) -> list[str]:
         return [self.area_names.get(area, area) for area in assessment.areas]
@@ -99,7 +105,7 @@ class _Builder:
                    action_why=t(suggestion.why))
         return FocusEntry(
             id=item.id, rank=assessment.rank, priority=assessment.priority, deep=deep, kind=item.kind,
-            ref=self.ref(item.id), title=item.title or "", url=item.url, author=item.author,
+            ref=self.label(item.id), title=item.title or "", url=item.url, author=item.author,
             created=(item.created or "")[:10] or None, areas=self.areas(assessment), analysis=analysis,
             fix_text=self.fix_text(analysis), relations=self.relations(assessment), action=suggestion.action,
             urgency=suggestion.urgency, action_text=f"{t(f'action_{suggestion.action}')} · {t(f'urgency_{suggestion.urgency}')}",
@@ -146,9 +152,9 @@ class _Builder:
             members = groups.get(kind, [])
             if not members:
                 continue
-            rows = [ActivityRow(id=a.id, star=a.id in self.focus_ids, ref=self.ref(a.id), title=a.item.title or "",
+            rows = [ActivityRow(id=a.id, star=a.id in self.focus_ids, ref=self.label(a.id), title=a.item.title or "",
                                 url=a.item.url, date=(a.item.created or "")[:10] or None, areas=self.areas(a),
-                                priority=a.priority, summary=one_line(a)) for a in members]
+                                priority=a.priority, summary=self.one_lines[a.id]) for a in members]
             result.append(ActivityGroup(kind=kind, label=self.t(f"group_{kind}"), count=len(rows), rows=rows))
         return result
 
@@ -166,8 +172,10 @@ class _Builder:
         for login in key + others:
             person = known.get(login.lower())
             mine = by_author[login]
+            team = self.profile.teams.get(person.team) if person else None
             result.append(Contributor(
                 login=login, name=person.name if person else None, team=person.team if person else None,
+                team_name=(team.zh if self.t.lang == "zh" else team.en) if team else (person.team if person else None),
                 key=bool(person), items=[a.id for a in mine],
                 areas=sorted({self.area_names.get(area, area) for a in mine for area in a.areas}),
             ))
@@ -206,7 +214,7 @@ class _Builder:
             score=assessment.score, rank=assessment.rank, reasons=[r.text(lang) for r in assessment.reasons],
             noise=[r.text(lang) for r in assessment.noise], duplicate_of=assessment.canonical,
             merged_from=assessment.aliases, relations=sorted(assessment.relations, key=lambda r: (r.type, r.target)),
-            summary=one_line(assessment),
+            summary=self.one_lines[assessment.id],
         )
 
 

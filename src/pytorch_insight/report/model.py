@@ -113,6 +113,7 @@ class Contributor(BaseModel):
     login: str
     name: str | None
     team: str | None
+    team_name: str | None
     key: bool
     items: list[str]
     areas: list[str]

@@ -28,6 +28,11 @@ def markdown_to_html(text: str | None) -> Markup:
     return Markup(_markdown().render(text or ""))
 
 
+def markdown_inline_to_html(text: str | None) -> Markup:
+    """One line of Markdown (code spans, emphasis) as inline HTML, raw HTML shown as text."""
+    return Markup(_markdown().renderInline(text or ""))
+
+
 def md_inline(text: str | None) -> str:
     """Source text for a Markdown paragraph: raw HTML neutralised, markdown kept."""
     return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -55,7 +60,8 @@ def template_environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    environment.filters.update(markdown=markdown_to_html, md_inline=md_inline, md_cell=md_cell, code_block=code_block)
+    environment.filters.update(markdown=markdown_to_html, markdown_inline=markdown_inline_to_html, md_inline=md_inline,
+                               md_cell=md_cell, code_block=code_block)
     environment.globals.update(priority_mark=PRIORITY_MARK, status_mark=STATUS_MARK)
     return environment
 

@@ -1,0 +1,79 @@
+"""The rule analyser on real bodies from the shared fortnight, and on bodies that lack facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytorch_insight.analysis.model import AnalysisContext
+from pytorch_insight.analysis.rules import RuleAnalyser, comparisons
+from pytorch_insight.analysis.text import prose
+from pytorch_insight.config import load_profile
+from pytorch_insight.jsonl import item_from_line
+from pytorch_insight.pipeline import Assessment, assess
+
+PROFILE = load_profile("pytorch")
+
+
+@pytest.fixture(scope="module")
+def analysed(shared_rows: list[dict[str, Any]]) -> dict[int, Any]:
+    ranked = assess([item_from_line(row) for row in shared_rows], PROFILE)
+    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
+    analyser = RuleAnalyser()
+    return {a.item.number: analyser.analyse(a, context, deep=True) for a in ranked if a.item.number is not None}
+
+
+def test_versions_and_hardware_from_an_environment_section(analysed: dict[int, Any]) -> None:
+    facts = analysed[180913].facts
+    assert facts.versions == ["torch 2.12.0+cu130", "CUDA 13.0", "Python 3.12", "triton 3.7.0"]
+    assert facts.hardware == ["H100"]
+
+
+def test_error_messages_are_quoted_verbatim(analysed: dict[int, Any]) -> None:
+    assert analysed[180912].facts.errors[:2] == ["AssertionError: warm_artifacts_saved: got 0", "KeyError: None"]
+
+
+def test_root_cause_from_a_root_cause_section_and_from_a_because_sentence(analysed: dict[int, Any]) -> None:
+    assert analysed[2044].root_cause.startswith("The config used for this testing kernel is")
+    assert analysed[180921].root_cause.startswith("Because the alias shares the same TensorImpl as the real return value")
+
+
+def test_a_workaround_offered_in_the_thread(analysed: dict[int, Any]) -> None:
+    assert "`filter_aliased_intermediates=True` mutes this issue" in analysed[180642].workaround
+
+
+def test_a_pr_describing_its_own_fix_has_no_workaround(analysed: dict[int, Any]) -> None:
+    assert analysed[180921].workaround == ""
+
+
+def test_fix_state_follows_the_linked_pr(analysed: dict[int, Any]) -> None:
+    assert (analysed[180396].fix_state, analysed[180396].fix_refs) == ("landed", ["github:pytorch/pytorch#180916"])
+    assert analysed[180642].fix_state == "closed"  # both fix PRs closed; nothing says they landed
+
+
+def test_nothing_is_invented_for_a_bare_ci_issue(analysed: dict[int, Any]) -> None:
+    bare = analysed[179950]  # "DISABLED test_suspend": platform line, one sentence, CI link and cc list
+    assert bare.root_cause == "This test was disabled because it is failing on main branch (recent examples)."
+    assert (bare.impact, bare.workaround, bare.details) == ("", "", "")
+    assert bare.facts.versions == [] and bare.facts.errors == [] and bare.facts.comparisons == []
+
+
+def test_every_extracted_sentence_occurs_in_the_sources(shared_rows: list[dict[str, Any]], analysed: dict[int, Any]) -> None:
+    def words(row: dict[str, Any]) -> str:
+        parts = [row["title"], row["body"], *[c["body"] for c in row["comments"]]]
+        return " ".join(" ".join(prose(part).split()) for part in parts if part)
+
+    text_of = {row["number"]: words(row) for row in shared_rows if row["number"] is not None}
+    for number, analysis in analysed.items():
+        source = text_of[number]
+        for field in ("root_cause", "workaround"):
+            value = getattr(analysis, field)
+            if value:
+                assert value.rstrip("…")[:60].replace("`", "") in source.replace("`", ""), (number, field)
+
+
+def test_comparisons_compute_the_change() -> None:
+    [change] = comparisons("The step takes 12.4 ms vs 13.9 ms on main.")
+    assert (change.before, change.after, change.unit, change.change_pct) == (12.4, 13.9, "ms", 12.1)
+    assert comparisons("12 ms and later 13 ms") == []

@@ -1,0 +1,79 @@
+"""Markdown and HTML: golden files in both languages, escaping, self-containment, determinism."""
+
+from __future__ import annotations
+
+import os
+import re
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import html5lib
+import pytest
+
+from pytorch_insight.report.render import render_html, render_markdown
+from pytorch_insight.report.write import write_report
+from tests.report.fixtures import fixed_report
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"  # regenerate, then read the diff before committing
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize(("fmt", "render"), [("md", render_markdown), ("html", render_html)])
+def test_golden_reports(lang: str, fmt: str, render) -> None:  # noqa: ANN001 (a render function)
+    path = GOLDEN / f"week.{lang}.{fmt}"
+    text = render(fixed_report(lang))
+    if UPDATE:
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_section_is_there(lang: str) -> None:
+    report = fixed_report(lang)
+    markdown = render_markdown(report)
+    for number in ("1. ", "2. ", "3. ", "4. ", "5. "):
+        assert f"\n## {number}" in markdown
+    assert report.focus and report.focus[0].deep and report.focus[0].analysis.root_cause
+    assert "<details open><summary>" in markdown and "</details>" in markdown
+    assert "⭐" in markdown and "🔴" in markdown
+    assert "pytorch-insight" in markdown.splitlines()[-1]
+
+
+def test_source_markup_is_shown_as_text() -> None:
+    html = render_html(fixed_report("en"))
+    markdown = render_markdown(fixed_report("en"))
+    assert "<script" not in html
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html
+    assert r"\<script\>alert('x')\</script\> \| pipes \| \*stars\*" in markdown
+
+
+def test_html_is_valid_and_self_contained() -> None:
+    html = render_html(fixed_report("zh"))
+    html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(html)
+    assert not re.search(r"<(?:script|img|iframe|link|object|embed)\b", html)
+    assert not re.search(r"\b(?:src|srcset)=|@import|url\(", html)
+    assert html.count("<svg") == 2
+    external = [href for href in re.findall(r'href="([^"]+)"', html) if not href.startswith("https://github.com/")]
+    assert external == ["https://events.example/keynote"]  # links to sources only; nothing is loaded
+
+
+def test_the_same_model_renders_byte_identically() -> None:
+    assert render_html(fixed_report("en")) == render_html(fixed_report("en"))
+    assert render_markdown(fixed_report("zh")) == render_markdown(fixed_report("zh"))
+
+
+def test_archive_lists_every_report_and_the_feed_is_atom(tmp_path: Path) -> None:
+    write_report(fixed_report("zh"), tmp_path)
+    write_report(fixed_report("en"), tmp_path)
+    names = sorted(path.name for path in tmp_path.iterdir())
+    assert names == ["2026-04-07_2026-04-13.en.html", "2026-04-07_2026-04-13.en.json", "2026-04-07_2026-04-13.en.md",
+                     "2026-04-07_2026-04-13.html", "2026-04-07_2026-04-13.json", "2026-04-07_2026-04-13.md",
+                     "feed.xml", "index.html"]
+    index = (tmp_path / "index.html").read_text()
+    assert 'href="2026-04-07_2026-04-13.html"' in index and 'href="2026-04-07_2026-04-13.en.html"' in index
+    feed = ElementTree.parse(tmp_path / "feed.xml").getroot()
+    atom = "{http://www.w3.org/2005/Atom}"
+    assert feed.tag == f"{atom}feed"
+    assert [entry.find(f"{atom}link").get("href") for entry in feed.findall(f"{atom}entry")] == [
+        "2026-04-07_2026-04-13.html", "2026-04-07_2026-04-13.en.html"]
