@@ -70,8 +70,10 @@ def scenario(name: str, clock: SystemClock, rows: list[dict], latency: float) ->
     print(f"  {'run':<8}{'items':>7}{'requests':>10}{'304s':>6}{'charged':>9}{'items/req':>11}{'wall s':>9}")
     for label, status, seconds in (("first", first, first_time), ("re-run", again, again_time)):
         charged = status.requests - status.not_modified
-        print(f"  {label:<8}{status.items:>7}{status.requests:>10}{status.not_modified:>6}{charged:>9}"
-              f"{status.items / max(1, status.requests):>11.1f}{seconds:>9.2f}")
+        print(
+            f"  {label:<8}{status.items:>7}{status.requests:>10}{status.not_modified:>6}{charged:>9}"
+            f"{status.items / max(1, status.requests):>11.1f}{seconds:>9.2f}"
+        )
     list_ok = list_requests * 50 <= first.items
     comments_ok = comment_requests <= with_comments
     rerun_ok = again.requests - again.not_modified <= 0.05 * first.requests

@@ -126,16 +126,22 @@ def main() -> int:
         print(f"  {pair[0]} = {pair[1]}")
     for pair in unlinked:
         print(f"  UNLINKED {pair[0]} = {pair[1]}")
-    others = [(a.id, r.type, r.target) for a in ranked for r in a.relations if r.type in ("relands", "reverts", "stack")]
+    others = [
+        (a.id, r.type, r.target) for a in ranked for r in a.relations if r.type in ("relands", "reverts", "stack")
+    ]
     print(f"  relands / reverts / stack links: {Counter(kind for _, kind, _ in others)}")
 
     counted = [a for a in ranked if not a.noise and not a.canonical]
     shares = Counter(a.priority for a in counted)
     overall = Counter(a.priority for a in ranked)
-    print(f"\npriorities over {len(counted)} non-noise canonical items: "
-          + ", ".join(f"{p} {shares[p]} ({shares[p] / max(1, len(counted)):.0%})" for p in ("high", "medium", "low")))
-    print(f"priorities over all {len(ranked)} items: "
-          + ", ".join(f"{p} {overall[p]} ({overall[p] / len(ranked):.0%})" for p in ("high", "medium", "low")))
+    print(
+        f"\npriorities over {len(counted)} non-noise canonical items: "
+        + ", ".join(f"{p} {shares[p]} ({shares[p] / max(1, len(counted)):.0%})" for p in ("high", "medium", "low"))
+    )
+    print(
+        f"priorities over all {len(ranked)} items: "
+        + ", ".join(f"{p} {overall[p]} ({overall[p] / len(ranked):.0%})" for p in ("high", "medium", "low"))
+    )
     print(f"\n(d) top {args.top} for reader {profile.reader(args.reader).id}")
     for a in ranked[: args.top]:
         print(f"  {a.rank:>2}. [{a.priority:<6}] {a.score:>6.2f} {a.id}  {(a.item.title or '')[:70]}")

@@ -41,11 +41,21 @@ def main() -> int:
     ranked = assess(items, profile)
     timings = {}
     started = time.perf_counter()
-    report = build_report(ranked, window=make_window("2026-04-07", "2026-04-20"), profile=profile,
-                          reader=profile.reader(None), statuses=[], collected=len(items), options=ReportOptions())
+    report = build_report(
+        ranked,
+        window=make_window("2026-04-07", "2026-04-20"),
+        profile=profile,
+        reader=profile.reader(None),
+        statuses=[],
+        collected=len(items),
+        options=ReportOptions(),
+    )
     timings["build"] = time.perf_counter() - started
-    for name, render in (("markdown", render_markdown), ("html", render_html),
-                         ("json", lambda r: r.model_dump_json(indent=2))):
+    for name, render in (
+        ("markdown", render_markdown),
+        ("html", render_html),
+        ("json", lambda r: r.model_dump_json(indent=2)),
+    ):
         begin = time.perf_counter()
         size = len(render(report))
         timings[name] = time.perf_counter() - begin

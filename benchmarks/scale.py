@@ -38,8 +38,15 @@ def replicate(rows: list[dict], size: int) -> list[dict]:
             return NUMBER.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + shift}", text) if text else text
 
         number = source["number"] + shift if source["number"] is not None else None
-        copies.append({**source, "number": number, "title": f"{source['title'] or ''} (copy {copy})" if copy else source["title"],
-                       "body": moved(source["body"]), "url": f"{moved(source['url'])}?copy={copy}"})
+        copies.append(
+            {
+                **source,
+                "number": number,
+                "title": f"{source['title'] or ''} (copy {copy})" if copy else source["title"],
+                "body": moved(source["body"]),
+                "url": f"{moved(source['url'])}?copy={copy}",
+            }
+        )
     return copies
 
 
@@ -70,11 +77,17 @@ def main() -> int:
         return 0
     results = {}
     for size in (int(part) for part in args.sizes.split(",")):
-        output = subprocess.run([sys.executable, __file__, "--one", str(size), "--data", str(args.data)],
-                                check=True, capture_output=True, text=True).stdout
+        output = subprocess.run(
+            [sys.executable, __file__, "--one", str(size), "--data", str(args.data)],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         results[size] = json.loads(output)
         r = results[size]
-        print(f"{size:>7} items: assess {r['seconds']:.2f} s, peak RSS {r['peak_mb']:.0f} MB ({r['kept']} after fusion)")
+        print(
+            f"{size:>7} items: assess {r['seconds']:.2f} s, peak RSS {r['peak_mb']:.0f} MB ({r['kept']} after fusion)"
+        )
     ok = True
     if 10_000 in results:
         r = results[10_000]

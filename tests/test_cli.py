@@ -38,13 +38,16 @@ def assert_one_line_error(err: str, fragment: str) -> None:
     assert err.count("\n") == 1 and err.startswith("error: ") and fragment in err, err
 
 
-@pytest.mark.parametrize(("args", "fragment"), [
-    (["collect", "--since", "2026-02-30"], "--since must be a date"),
-    (["collect", "--since", "2026-04-20", "--until", "2026-04-07"], "is after --until"),
-    (["collect", "--profile", "nope"], "unknown profile 'nope'"),
-    (["collect", "--config", "/nonexistent/config.toml"], "cannot read config file"),
-    (["collect", "--bogus"], "No such option"),
-])
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["collect", "--since", "2026-02-30"], "--since must be a date"),
+        (["collect", "--since", "2026-04-20", "--until", "2026-04-07"], "is after --until"),
+        (["collect", "--profile", "nope"], "unknown profile 'nope'"),
+        (["collect", "--config", "/nonexistent/config.toml"], "cannot read config file"),
+        (["collect", "--bogus"], "No such option"),
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], fragment: str) -> None:
     code, _, err = run(capsys, *args)
     assert code == 2
@@ -59,22 +62,35 @@ def test_unusable_database_path(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert_one_line_error(err, "cannot create the database folder")
 
 
-def test_unknown_repository_and_bad_token(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                          start_github: Callable[..., FakeGitHub], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unknown_repository_and_bad_token(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    start_github: Callable[..., FakeGitHub],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     fake = start_github([], tokens={"good"})
     monkeypatch.setenv("GITHUB_API_URL", fake.url)
-    code, _, err = run(capsys, "collect", "-q", "--db", str(tmp_path / "i.db"), "--since", "2026-04-07", "--until", "2026-04-13")
+    code, _, err = run(
+        capsys, "collect", "-q", "--db", str(tmp_path / "i.db"), "--since", "2026-04-07", "--until", "2026-04-13"
+    )
     assert code == 1
     assert_one_line_error(err, "pytorch/pytorch: repository not found (404)")
     monkeypatch.setenv("GITHUB_TOKEN", "wrong-token-value")
-    code, out, err = run(capsys, "collect", "-q", "--db", str(tmp_path / "i.db"), "--since", "2026-04-07", "--until", "2026-04-13")
+    code, out, err = run(
+        capsys, "collect", "-q", "--db", str(tmp_path / "i.db"), "--since", "2026-04-07", "--until", "2026-04-13"
+    )
     assert code == 1
     assert_one_line_error(err, "GitHub rejected the token (401)")
     assert "wrong-token-value" not in out + err
 
 
-def test_collect_prints_the_coverage_table(capsys: pytest.CaptureFixture[str], tmp_path: Path, shared_rows: list[dict[str, Any]],
-                                           start_github: Callable[..., FakeGitHub], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_collect_prints_the_coverage_table(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    shared_rows: list[dict[str, Any]],
+    start_github: Callable[..., FakeGitHub],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("GITHUB_API_URL", start_github(shared_rows).url)
     db = str(tmp_path / "i.db")
     code, _, err = run(capsys, "collect", "--db", db, "--since", "2026-04-07", "--until", "2026-04-20")
@@ -107,7 +123,9 @@ def test_export_to_a_file_and_to_stdout(capsys: pytest.CaptureFixture[str], tmp_
     run(capsys, "import", "-q", "--db", db, str(RAW_WEEKS))
     code, out, _ = run(capsys, "export", "-q", "--db", db, "-")
     assert code == 0 and len(out.splitlines()) == len(RAW_WEEKS.read_text().splitlines())
-    code, _, _ = run(capsys, "export", "-q", "--db", db, "--since", "2026-04-07", "--until", "2026-04-08", str(tmp_path / "o.jsonl"))
+    code, _, _ = run(
+        capsys, "export", "-q", "--db", db, "--since", "2026-04-07", "--until", "2026-04-08", str(tmp_path / "o.jsonl")
+    )
     dates = {json.loads(line)["created"][:10] for line in (tmp_path / "o.jsonl").read_text().splitlines()}
     assert code == 0 and dates <= {"2026-04-07", "2026-04-08"} and dates
     code, _, err = run(capsys, "export", "--db", db, str(tmp_path / "missing-dir" / "o.jsonl"))
@@ -116,7 +134,11 @@ def test_export_to_a_file_and_to_stdout(capsys: pytest.CaptureFixture[str], tmp_
 
 
 def test_the_installed_console_script_runs() -> None:
-    result = subprocess.run([sys.executable, "-m", "pytorch_insight", "collect", "--since", "nope"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytorch_insight", "collect", "--since", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
     assert result.stderr.strip() == "error: --since must be a date like 2026-04-07, got 'nope'"

@@ -16,15 +16,26 @@ from tests.conftest import SHARED_WINDOW
 
 
 def item(number: int) -> Item:
-    return Item(id=f"github:o/r#{number}", source="scripted", kind="issue", repo="o/r", number=number,
-                created="2026-04-08T12:00:00Z")
+    return Item(
+        id=f"github:o/r#{number}",
+        source="scripted",
+        kind="issue",
+        repo="o/r",
+        number=number,
+        created="2026-04-08T12:00:00Z",
+    )
 
 
 class ScriptedSource:
     """Emits the given pages, then ends with `status` or raises `error`."""
 
-    def __init__(self, name: str, pages: Sequence[Sequence[Item]], status: CoverageStatus = CoverageStatus.OK,
-                 error: BaseException | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        pages: Sequence[Sequence[Item]],
+        status: CoverageStatus = CoverageStatus.OK,
+        error: BaseException | None = None,
+    ) -> None:
         self.name, self.pages, self.status, self.error = name, pages, status, error
 
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
@@ -56,11 +67,14 @@ def test_an_interrupted_run_keeps_whole_pages_and_says_so(tmp_path: Path) -> Non
     assert (run["status"], run["finished_at"] is not None) == ("interrupted", True)
 
 
-@pytest.mark.parametrize(("kinds", "expected"), [
-    ([CoverageStatus.OK, CoverageStatus.SKIPPED], "ok"),
-    ([CoverageStatus.OK, CoverageStatus.PARTIAL], "partial"),
-    ([CoverageStatus.OK, CoverageStatus.FAILED], "partial"),
-    ([CoverageStatus.FAILED], "failed"),
-])
+@pytest.mark.parametrize(
+    ("kinds", "expected"),
+    [
+        ([CoverageStatus.OK, CoverageStatus.SKIPPED], "ok"),
+        ([CoverageStatus.OK, CoverageStatus.PARTIAL], "partial"),
+        ([CoverageStatus.OK, CoverageStatus.FAILED], "partial"),
+        ([CoverageStatus.FAILED], "failed"),
+    ],
+)
 def test_overall_status(kinds: list[CoverageStatus], expected: str) -> None:
     assert overall_status([SourceStatus(name=str(i), status=kind) for i, kind in enumerate(kinds)]) == expected

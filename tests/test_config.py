@@ -10,7 +10,8 @@ def test_the_pytorch_profile_ships_with_its_areas_readers_and_bots() -> None:
     profile = load_profile("pytorch")
     assert profile.github.repositories == ["pytorch/pytorch"]
     assert {"compiler", "distributed", "performance", "cuda", "mps", "rocm", "xpu", "rfc", "community", "core"} <= {
-        area.id for area in profile.areas}
+        area.id for area in profile.areas
+    }
     assert {"generalist", "compiler", "distributed", "backend"} <= {reader.id for reader in profile.readers}
     assert profile.is_bot("pytorchmergebot") and profile.is_bot("someone[bot]") and not profile.is_bot("ezyang")
     assert "pytorch" in available_profiles()
@@ -37,8 +38,12 @@ def test_unknown_and_invalid_profiles_are_one_line_errors(tmp_path: Path) -> Non
 
 def test_environment_beats_config_file_and_token_never_prints(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
-    config.write_text(f'db = "{tmp_path / "from-file.db"}"\n[github]\napi_url = "http://file.example"\n[http]\ntimeout = 7\n')
-    settings = load_settings(config_file=str(config), env={"GITHUB_API_URL": "http://127.0.0.1:9/", "GITHUB_TOKEN": "ghp_secret123"})
+    config.write_text(
+        f'db = "{tmp_path / "from-file.db"}"\n[github]\napi_url = "http://file.example"\n[http]\ntimeout = 7\n'
+    )
+    settings = load_settings(
+        config_file=str(config), env={"GITHUB_API_URL": "http://127.0.0.1:9/", "GITHUB_TOKEN": "ghp_secret123"}
+    )
     assert settings.github_api_url == "http://127.0.0.1:9"
     assert settings.db.endswith("from-file.db")
     assert settings.http.timeout == 7

@@ -14,11 +14,17 @@ import httpx
 import pytest
 
 from tests.conftest import SAMPLES
-from tests.fakes.github import Fault, FakeGitHub
+from tests.fakes.github import FakeGitHub, Fault
 
 Start = Callable[..., FakeGitHub]
 REST = SAMPLES / "github-rest"
-RATE_HEADERS = {"x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-ratelimit-used", "x-ratelimit-resource"}
+RATE_HEADERS = {
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "x-ratelimit-used",
+    "x-ratelimit-resource",
+}
 
 
 def sample(name: str) -> dict[str, Any]:
@@ -53,11 +59,20 @@ def shape_mismatches(real: Any, fake: Any, where: str = "$") -> list[str]:
 
 
 ROWS = [
-    {"repo": "o/r", "number": n, "kind": "pull_request" if n % 2 else "issue", "state": "closed" if n % 3 else "open",
-     "title": f"item {n}", "author": "someone", "created": f"2026-04-{n:02d}", "labels": ["module: inductor"],
-     "body": "text", "landed": n % 2 == 1 and n % 3 != 0,
-     "comments": [{"author": "x", "date": f"2026-04-{n:02d}", "kind": "comment", "body": "hi"}] * 5,
-     "url": f"https://github.com/o/r/{'pull' if n % 2 else 'issues'}/{n}"}
+    {
+        "repo": "o/r",
+        "number": n,
+        "kind": "pull_request" if n % 2 else "issue",
+        "state": "closed" if n % 3 else "open",
+        "title": f"item {n}",
+        "author": "someone",
+        "created": f"2026-04-{n:02d}",
+        "labels": ["module: inductor"],
+        "body": "text",
+        "landed": n % 2 == 1 and n % 3 != 0,
+        "comments": [{"author": "x", "date": f"2026-04-{n:02d}", "kind": "comment", "body": "hi"}] * 5,
+        "url": f"https://github.com/o/r/{'pull' if n % 2 else 'issues'}/{n}",
+    }
     for n in range(1, 25)
 ]
 
@@ -71,18 +86,24 @@ def get(fake: FakeGitHub, path: str, **headers: str) -> httpx.Response:
     return httpx.get(fake.url + path, headers=headers, timeout=5)
 
 
-@pytest.mark.parametrize(("name", "path"), [
-    ("issues_list__pygithub_2024_page1_link.json", "/repos/o/r/issues?state=all&per_page=10"),
-    ("issues_list__octokit_2022_per_page3_page1_of5.json", "/repos/o/r/issues?per_page=3"),
-    ("pulls_list__pygithub_2020.json", "/repos/o/r/pulls?state=all"),
-    ("commits_list__pygithub_2026_per_page2_link.json", "/repos/o/r/commits?sha=main&per_page=2"),
-    ("issue_comments__pygithub_2025_per_page4.json", "/repos/o/r/issues/1/comments?per_page=4"),
-    ("repo_issue_comments_since__pygithub_2012_page1_link.json", "/repos/o/r/issues/comments?since=2026-04-01T00:00:00Z"),
-    ("pull_single__pygithub_2023.json", "/repos/o/r/pulls/1"),
-    ("search_issues__octokit_2022.json", "/search/issues?q=repo:o/r+item"),
-    ("search_issues__pygithub_2014_link.json", "/search/issues?q=repo:o/r&per_page=5&sort=comments&order=desc"),
-    ("rate_limit_get__pygithub_2023.json", "/rate_limit"),
-])
+@pytest.mark.parametrize(
+    ("name", "path"),
+    [
+        ("issues_list__pygithub_2024_page1_link.json", "/repos/o/r/issues?state=all&per_page=10"),
+        ("issues_list__octokit_2022_per_page3_page1_of5.json", "/repos/o/r/issues?per_page=3"),
+        ("pulls_list__pygithub_2020.json", "/repos/o/r/pulls?state=all"),
+        ("commits_list__pygithub_2026_per_page2_link.json", "/repos/o/r/commits?sha=main&per_page=2"),
+        ("issue_comments__pygithub_2025_per_page4.json", "/repos/o/r/issues/1/comments?per_page=4"),
+        (
+            "repo_issue_comments_since__pygithub_2012_page1_link.json",
+            "/repos/o/r/issues/comments?since=2026-04-01T00:00:00Z",
+        ),
+        ("pull_single__pygithub_2023.json", "/repos/o/r/pulls/1"),
+        ("search_issues__octokit_2022.json", "/search/issues?q=repo:o/r+item"),
+        ("search_issues__pygithub_2014_link.json", "/search/issues?q=repo:o/r&per_page=5&sort=comments&order=desc"),
+        ("rate_limit_get__pygithub_2023.json", "/rate_limit"),
+    ],
+)
 def test_fake_answers_have_the_recorded_shape(fake: FakeGitHub, name: str, path: str) -> None:
     real = sample(name)
     response = get(fake, path)

@@ -18,7 +18,7 @@ from pytorch_insight.sources.github import GitHubSource
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window, make_window
 from tests.conftest import SHARED_WINDOW, FakeClock, collect, pytorch_threads
-from tests.fakes.github import Fault, FakeGitHub
+from tests.fakes.github import FakeGitHub, Fault
 
 Start = Callable[..., FakeGitHub]
 MakeSettings = Callable[..., Settings]
@@ -27,9 +27,19 @@ WEEK = make_window("2026-04-07", "2026-04-13")
 
 def row(number: int, **fields: Any) -> dict[str, Any]:
     kind = fields.get("kind", "issue")
-    base = {"repo": "pytorch/pytorch", "number": number, "kind": kind, "state": "open", "title": f"thing {number}",
-            "author": "someone", "created": "2026-04-08", "labels": [], "body": "", "comments": [],
-            "url": f"https://github.com/pytorch/pytorch/{'pull' if kind == 'pull_request' else 'issues'}/{number}"}
+    base = {
+        "repo": "pytorch/pytorch",
+        "number": number,
+        "kind": kind,
+        "state": "open",
+        "title": f"thing {number}",
+        "author": "someone",
+        "created": "2026-04-08",
+        "labels": [],
+        "body": "",
+        "comments": [],
+        "url": f"https://github.com/pytorch/pytorch/{'pull' if kind == 'pull_request' else 'issues'}/{number}",
+    }
     return {**base, **fields}
 
 
@@ -47,8 +57,8 @@ def day_after(window: Window) -> float:
 
 @pytest.mark.parametrize("path", ["weekly run (updated since)", "backfill (search)"])
 def test_the_shared_fortnight_is_collected_completely_and_cheaply(
-        start_github: Start, make_settings: MakeSettings, clock: FakeClock, shared_rows: list[dict[str, Any]],
-        path: str) -> None:
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock, shared_rows: list[dict[str, Any]], path: str
+) -> None:
     if path.startswith("weekly"):
         clock.current = day_after(SHARED_WINDOW)
     server = start_github(shared_rows)
@@ -60,7 +70,11 @@ def test_the_shared_fortnight_is_collected_completely_and_cheaply(
         if source_row["repo"] != "pytorch/pytorch":
             continue
         item = stored[source_row["number"]]
-        assert (item.title, item.author or None, item.labels) == (source_row["title"], source_row["author"], source_row["labels"])
+        assert (item.title, item.author or None, item.labels) == (
+            source_row["title"],
+            source_row["author"],
+            source_row["labels"],
+        )
         assert item.kind == source_row["kind"]
         expected = [c["body"] for c in source_row["comments"] if c["kind"] == "comment"]
         assert [c.body for c in item.comments] == expected
@@ -75,7 +89,9 @@ def test_the_shared_fortnight_is_collected_completely_and_cheaply(
     assert again.items == status.items
 
 
-def test_issues_prs_rfcs_and_older_items_closed_in_the_window(start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
+def test_issues_prs_rfcs_and_older_items_closed_in_the_window(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
     rows = [
         row(1),
         row(2, kind="pull_request", state="closed"),
@@ -93,7 +109,8 @@ def test_issues_prs_rfcs_and_older_items_closed_in_the_window(start_github: Star
 
 
 def test_the_weekly_run_keeps_items_created_or_closed_in_the_window(
-        start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
     clock.current = day_after(WEEK)
     rows = [
         row(1),
@@ -125,7 +142,9 @@ def test_merge_state_the_pytorch_way(start_github: Start, make_settings: MakeSet
     assert all(commit.relations[0].type == "lands" for commit in commits)
 
 
-def test_comment_threads_cost_nothing_for_items_without_comments(start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
+def test_comment_threads_cost_nothing_for_items_without_comments(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
     rows = [row(n) for n in range(20, 30)] + [row(30, comments=comments(3))]
     server = start_github(rows)
     store, status = collect(make_settings(server.url), clock, WEEK)
@@ -135,16 +154,21 @@ def test_comment_threads_cost_nothing_for_items_without_comments(start_github: S
     assert status.status is CoverageStatus.OK
 
 
-def test_many_threads_use_the_repository_wide_comment_listing(start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
+def test_many_threads_use_the_repository_wide_comment_listing(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
     rows = [row(n, comments=comments(2)) for n in range(40, 70)]
     server = start_github(rows)
     store, _ = collect(make_settings(server.url), clock, WEEK)
     assert [path for path, _ in server.log if "comments" in path] == [
-        "/repos/pytorch/pytorch/issues/comments?since=2026-04-07T00%3A00%3A00Z&sort=created&direction=asc&per_page=100"]
+        "/repos/pytorch/pytorch/issues/comments?since=2026-04-07T00%3A00%3A00Z&sort=created&direction=asc&per_page=100"
+    ]
     assert all(len(item.comments) == 2 for item in by_number(store).values())
 
 
-def test_large_searches_are_split_until_they_fit_the_cap(start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
+def test_large_searches_are_split_until_they_fit_the_cap(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
     rows = [row(n, created=f"2026-04-{7 + n % 7:02d}") for n in range(100, 130)]
     server = start_github(rows, search_cap=8)
     settings = make_settings(server.url)
@@ -158,7 +182,8 @@ def test_large_searches_are_split_until_they_fit_the_cap(start_github: Start, ma
 
 
 def test_primary_limit_mid_run_stores_what_it_got_and_a_rerun_fills_the_gaps(
-        start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
     rows = [row(n, comments=comments(1)) for n in range(200, 206)]
     server = start_github(rows, core_limit=1)  # the commits listing, then the limit
     settings = make_settings(server.url)
@@ -187,7 +212,8 @@ def test_transient_faults_do_not_cost_data(start_github: Start, make_settings: M
 
 
 def test_a_persistent_failure_marks_the_source_partial_and_a_rerun_repairs(
-        start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
     rows = [row(n, comments=comments(1)) for n in range(400, 403)]
     server = start_github(rows)
     server.add_fault(Fault(path="/comments", kind="status", status=500, times=100))
@@ -201,7 +227,9 @@ def test_a_persistent_failure_marks_the_source_partial_and_a_rerun_repairs(
     assert all(len(item.comments) == 1 for item in by_number(store).values())
 
 
-def test_unknown_repository_fails_the_source_cleanly(start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path) -> None:
+def test_unknown_repository_fails_the_source_cleanly(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
+) -> None:
     profile = tmp_path / "other.toml"
     profile.write_text('name = "other"\ntitle = { zh = "x", en = "x" }\n[github]\nrepositories = ["nobody/nothing"]\n')
     store, status = collect(make_settings(start_github([row(1)]).url, profile=str(profile)), clock, WEEK)
@@ -210,7 +238,8 @@ def test_unknown_repository_fails_the_source_cleanly(start_github: Start, make_s
 
 
 def test_a_rejected_token_fails_the_source_and_never_reaches_the_database(
-        start_github: Start, make_settings: MakeSettings, clock: FakeClock) -> None:
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
     server = start_github([row(1)], tokens={"ghp_good"})
     settings = make_settings(server.url, token="ghp_wrong_secret")
     store, status = collect(settings, clock, WEEK)

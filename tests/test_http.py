@@ -10,11 +10,24 @@ from pytorch_insight.errors import NotFound, RateLimited, TransientError, Unauth
 from pytorch_insight.http import HttpClient, RequestStats, parse_link_header
 from pytorch_insight.store import Store
 from tests.conftest import FakeClock
-from tests.fakes.github import Fault, FakeGitHub
+from tests.fakes.github import FakeGitHub, Fault
 
-ROWS = [{"repo": "o/r", "number": n, "kind": "issue", "state": "open", "title": f"issue {n}", "author": "a",
-         "created": "2026-04-08", "labels": [], "body": "", "comments": [], "url": f"https://github.com/o/r/issues/{n}"}
-        for n in range(1, 8)]
+ROWS = [
+    {
+        "repo": "o/r",
+        "number": n,
+        "kind": "issue",
+        "state": "open",
+        "title": f"issue {n}",
+        "author": "a",
+        "created": "2026-04-08",
+        "labels": [],
+        "body": "",
+        "comments": [],
+        "url": f"https://github.com/o/r/issues/{n}",
+    }
+    for n in range(1, 8)
+]
 
 
 @pytest.fixture
@@ -24,13 +37,22 @@ def server(start_github: Callable[..., FakeGitHub]) -> FakeGitHub:
 
 def client_for(server: FakeGitHub, clock: FakeClock, tmp_path: Path | None = None, **options: Any) -> HttpClient:
     cache = Store.open(str(tmp_path / "cache.db")) if tmp_path else None
-    return HttpClient(base_url=server.url, user_agent="pytorch-insight-tests", clock=clock, cache=cache,
-                      timeout=options.pop("timeout", 2.0), **options)
+    return HttpClient(
+        base_url=server.url,
+        user_agent="pytorch-insight-tests",
+        clock=clock,
+        cache=cache,
+        timeout=options.pop("timeout", 2.0),
+        **options,
+    )
 
 
 def test_link_header_parsing() -> None:
     header = '<https://api.github.com/repositories/1/issues?page=2>; rel="next", <https://x/?page=5>; rel="last"'
-    assert parse_link_header(header) == {"next": "https://api.github.com/repositories/1/issues?page=2", "last": "https://x/?page=5"}
+    assert parse_link_header(header) == {
+        "next": "https://api.github.com/repositories/1/issues?page=2",
+        "last": "https://x/?page=5",
+    }
     assert parse_link_header(None) == {} and parse_link_header("garbage") == {}
 
 
@@ -73,7 +95,9 @@ def test_secondary_limit_longer_than_the_maximum_wait_stops(server: FakeGitHub, 
     assert clock.sleeps == []
 
 
-def test_primary_limit_waits_for_the_reset_when_it_is_close(start_github: Callable[..., FakeGitHub], clock: FakeClock) -> None:
+def test_primary_limit_waits_for_the_reset_when_it_is_close(
+    start_github: Callable[..., FakeGitHub], clock: FakeClock
+) -> None:
     server = start_github(ROWS, core_limit=1)
     stats = RequestStats()
     with client_for(server, clock, max_rate_limit_wait=4000) as client:
@@ -82,7 +106,9 @@ def test_primary_limit_waits_for_the_reset_when_it_is_close(start_github: Callab
     assert len(clock.sleeps) == 1 and 3590 <= clock.sleeps[0] <= 3602
 
 
-def test_primary_limit_beyond_the_maximum_wait_raises(start_github: Callable[..., FakeGitHub], clock: FakeClock) -> None:
+def test_primary_limit_beyond_the_maximum_wait_raises(
+    start_github: Callable[..., FakeGitHub], clock: FakeClock
+) -> None:
     server = start_github(ROWS, core_limit=1)
     with client_for(server, clock, max_rate_limit_wait=60) as client:
         client.get_json("/repos/o/r", RequestStats())
@@ -108,7 +134,9 @@ def test_401_and_404_are_told_apart(start_github: Callable[..., FakeGitHub], clo
         client.get_json("/repos/o/r", RequestStats())
 
 
-def test_unchanged_pages_come_back_304_from_the_stored_validators(server: FakeGitHub, clock: FakeClock, tmp_path: Path) -> None:
+def test_unchanged_pages_come_back_304_from_the_stored_validators(
+    server: FakeGitHub, clock: FakeClock, tmp_path: Path
+) -> None:
     first, second = RequestStats(), RequestStats()
     with client_for(server, clock, tmp_path) as client:
         fresh = list(client.iter_pages("/repos/o/r/issues", first, params={"per_page": 3, "state": "all"}))

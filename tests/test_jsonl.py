@@ -8,7 +8,9 @@ from pytorch_insight.store import Store
 from tests.conftest import RAW_WEEKS
 
 
-def test_import_export_round_trip_of_the_shared_weeks_is_lossless(tmp_path: Path, shared_rows: list[dict[str, Any]]) -> None:
+def test_import_export_round_trip_of_the_shared_weeks_is_lossless(
+    tmp_path: Path, shared_rows: list[dict[str, Any]]
+) -> None:
     store = Store.open(str(tmp_path / "insight.db"))
     result = import_file(store, RAW_WEEKS)
     assert (result.imported, result.errors) == (len(shared_rows), [])
@@ -30,8 +32,19 @@ def test_importing_twice_changes_nothing(tmp_path: Path) -> None:
 
 
 def test_malformed_lines_are_reported_by_number_and_the_rest_imported(tmp_path: Path) -> None:
-    good = {"repo": "o/r", "number": 1, "kind": "issue", "state": "open", "title": "t", "author": "a",
-            "created": "2026-04-08", "labels": [], "body": "", "comments": [], "url": "https://github.com/o/r/issues/1"}
+    good = {
+        "repo": "o/r",
+        "number": 1,
+        "kind": "issue",
+        "state": "open",
+        "title": "t",
+        "author": "a",
+        "created": "2026-04-08",
+        "labels": [],
+        "body": "",
+        "comments": [],
+        "url": "https://github.com/o/r/issues/1",
+    }
     lines = [
         json.dumps(good),
         "{not json",

@@ -22,8 +22,12 @@ def cli(*args: str) -> None:
     assert exit_info.value.code in (0, None)
 
 
-def test_run_writes_both_languages_with_every_section(tmp_path: Path, shared_rows: list[dict[str, Any]],
-                                                       start_github: Callable[..., FakeGitHub], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_writes_both_languages_with_every_section(
+    tmp_path: Path,
+    shared_rows: list[dict[str, Any]],
+    start_github: Callable[..., FakeGitHub],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     rows = [dict(row) for row in shared_rows]
     for row in rows:  # the shared threads never show files; give the fix PR of #180642 some to show
         if row["number"] == 180921:
@@ -32,20 +36,27 @@ def test_run_writes_both_languages_with_every_section(tmp_path: Path, shared_row
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
     downstream = tmp_path / "vendor"
     downstream.mkdir()
-    (downstream / "backend.py").write_text("from torch._dynamo.variables import higher_order_ops\nselect_algorithm(x, y)\n")
+    (downstream / "backend.py").write_text(
+        "from torch._dynamo.variables import higher_order_ops\nselect_algorithm(x, y)\n"
+    )
     out, db = tmp_path / "site", str(tmp_path / "insight.db")
     window = ("--since", "2026-04-07", "--until", "2026-04-20")
     cli("run", "-q", "--db", db, *window, "--out", str(out), "--downstream", str(downstream))
     cli("report", "-q", "--db", db, *window, "--out", str(out), "--lang", "en", "--downstream", str(downstream))
     stems = ("2026-04-07_2026-04-20", "2026-04-07_2026-04-20.en")
-    assert {p.name for p in out.iterdir()} == {f"{s}.{f}" for s in stems for f in ("md", "html", "json")} | {"index.html", "feed.xml"}
+    assert {p.name for p in out.iterdir()} == {f"{s}.{f}" for s in stems for f in ("md", "html", "json")} | {
+        "index.html",
+        "feed.xml",
+    }
     report = json.loads((out / "2026-04-07_2026-04-20.en.json").read_text())
     assert report["lang"] == "en" and report["coverage"]["sources"][0]["status"] == "ok"
     focus = {entry["id"]: entry for entry in report["focus"]}
     fix = focus["github:pytorch/pytorch#180921"]
     assert fix["analysis"]["facts"]["files"][0]["functions"] == ["select_algorithm"]
     assert fix["analysis"]["facts"]["downstream"] == [
-        "backend.py:1: from torch._dynamo.variables import higher_order_ops", "backend.py:2: select_algorithm(x, y)"]
+        "backend.py:1: from torch._dynamo.variables import higher_order_ops",
+        "backend.py:2: select_algorithm(x, y)",
+    ]
     markdown = (out / "2026-04-07_2026-04-20.md").read_text()
     for heading in ("## 1. 概览", "## 2. 重点关注", "## 3. 社区动态", "## 4. 关键人物动态", "## 5. 附录"):
         assert heading in markdown

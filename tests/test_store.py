@@ -11,8 +11,17 @@ from pytorch_insight.store import Store
 
 def issue(number: int, comments: list[Comment] | None = None, **fields: object) -> Item:
     fields.setdefault("created", "2026-04-08T12:00:00Z")
-    return Item(id=f"github:o/r#{number}", source="github", kind="issue", repo="o/r", number=number,
-                title=f"issue {number}", comments=comments or [], raw={"number": number}, **fields)
+    return Item(
+        id=f"github:o/r#{number}",
+        source="github",
+        kind="issue",
+        repo="o/r",
+        number=number,
+        title=f"issue {number}",
+        comments=comments or [],
+        raw={"number": number},
+        **fields,
+    )
 
 
 @pytest.fixture
@@ -53,11 +62,18 @@ def test_a_failing_batch_leaves_nothing_half_written(store: Store) -> None:
 
 def test_runs_and_source_status_are_recorded(store: Store) -> None:
     run = store.start_run("collect", "pytorch", "2026-04-07", "2026-04-20", {"sources": ["github"]})
-    status = SourceStatus(name="github", status=CoverageStatus.PARTIAL, items=3, requests=9, not_modified=2, note="limit")
+    status = SourceStatus(
+        name="github", status=CoverageStatus.PARTIAL, items=3, requests=9, not_modified=2, note="limit"
+    )
     store.save_source_status(run, status, "2026-04-07", "2026-04-20")
     store.finish_run(run, "partial", 9, "github: limit")
     [row] = store.runs()
-    assert (row["status"], row["requests"], row["since"], row["arguments"]) == ("partial", 9, "2026-04-07", {"sources": ["github"]})
+    assert (row["status"], row["requests"], row["since"], row["arguments"]) == (
+        "partial",
+        9,
+        "2026-04-07",
+        {"sources": ["github"]},
+    )
     assert store.source_statuses(run) == [status]
 
 
@@ -102,12 +118,19 @@ def test_a_database_from_the_first_release_is_upgraded_in_place(tmp_path: Path) 
     schema_migrations.create(engine)
     with engine.begin() as connection:
         MIGRATIONS[0][1](connection)
-        connection.execute(insert(schema_migrations).values(name=MIGRATIONS[0][0], applied_at="2026-04-01T00:00:00+00:00"))
-        connection.execute(text(
-            "INSERT INTO items (id, source, kind, created, data, stored_at) VALUES "
-            "('github:o/r#1', 'github', 'issue', '2026-03-01', :data, 'then')"),
-            {"data": '{"id": "github:o/r#1", "source": "github", "kind": "issue", "created": "2026-03-01", '
-                     '"closed": "2026-04-10T18:00:00Z"}'})
+        connection.execute(
+            insert(schema_migrations).values(name=MIGRATIONS[0][0], applied_at="2026-04-01T00:00:00+00:00")
+        )
+        connection.execute(
+            text(
+                "INSERT INTO items (id, source, kind, created, data, stored_at) VALUES "
+                "('github:o/r#1', 'github', 'issue', '2026-03-01', :data, 'then')"
+            ),
+            {
+                "data": '{"id": "github:o/r#1", "source": "github", "kind": "issue", "created": "2026-03-01", '
+                '"closed": "2026-04-10T18:00:00Z"}'
+            },
+        )
     store = Store.open(str(path))
     assert store.applied_migrations() == [name for name, _ in MIGRATIONS]
     from pytorch_insight.window import make_window
@@ -118,12 +141,14 @@ def test_a_database_from_the_first_release_is_upgraded_in_place(tmp_path: Path) 
 def test_items_in_window_selects_created_closed_or_merged_in_it(store: Store) -> None:
     from pytorch_insight.window import make_window
 
-    store.save_items([
-        issue(1),                                                               # created in the window
-        issue(2, created="2026-03-01T12:00:00Z", closed="2026-04-13T23:59:59Z"),  # closed on its last day
-        issue(3, created="2026-03-01T12:00:00Z", closed="2026-04-14T00:00:00Z"),  # closed the day after
-        issue(4, created="2026-04-06T23:59:59Z"),                               # the day before
-        issue(5, created="2026-03-01", merged="2026-04-07"),                    # merged on the first day
-    ])
+    store.save_items(
+        [
+            issue(1),  # created in the window
+            issue(2, created="2026-03-01T12:00:00Z", closed="2026-04-13T23:59:59Z"),  # closed on its last day
+            issue(3, created="2026-03-01T12:00:00Z", closed="2026-04-14T00:00:00Z"),  # closed the day after
+            issue(4, created="2026-04-06T23:59:59Z"),  # the day before
+            issue(5, created="2026-03-01", merged="2026-04-07"),  # merged on the first day
+        ]
+    )
     found = [item.number for item in store.items_in_window(make_window("2026-04-07", "2026-04-13"))]
     assert found == [1, 2, 5]

@@ -19,11 +19,14 @@ def test_both_ends_are_inclusive_whole_utc_days() -> None:
     assert not window.contains(None)
 
 
-@pytest.mark.parametrize(("since", "until", "message"), [
-    ("2026-13-01", "2026-04-20", "--since must be a date"),
-    ("2026-04-07", "yesterday", "--until must be a date"),
-    ("2026-04-21", "2026-04-20", "is after --until"),
-])
+@pytest.mark.parametrize(
+    ("since", "until", "message"),
+    [
+        ("2026-13-01", "2026-04-20", "--since must be a date"),
+        ("2026-04-07", "yesterday", "--until must be a date"),
+        ("2026-04-21", "2026-04-20", "is after --until"),
+    ],
+)
 def test_bad_dates_are_config_errors(since: str, until: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         make_window(since, until)
@@ -32,7 +35,11 @@ def test_bad_dates_are_config_errors(since: str, until: str, message: str) -> No
 def test_split_covers_the_window_without_overlap() -> None:
     first, second = Window(date(2026, 4, 7), date(2026, 4, 20)).split()
     assert (first.since, first.until, second.since, second.until) == (
-        date(2026, 4, 7), date(2026, 4, 13), date(2026, 4, 14), date(2026, 4, 20))
+        date(2026, 4, 7),
+        date(2026, 4, 13),
+        date(2026, 4, 14),
+        date(2026, 4, 20),
+    )
 
 
 def test_timestamps_accept_github_times_and_bare_dates() -> None:

@@ -32,8 +32,10 @@ from pytorch_insight.window import Window, make_window, parse_day
 
 stderr = Console(stderr=True)
 STATUS_MARK = {
-    CoverageStatus.OK: "[green]ok[/]", CoverageStatus.PARTIAL: "[yellow]partial[/]",
-    CoverageStatus.SKIPPED: "[yellow]skipped[/]", CoverageStatus.FAILED: "[red]failed[/]",
+    CoverageStatus.OK: "[green]ok[/]",
+    CoverageStatus.PARTIAL: "[yellow]partial[/]",
+    CoverageStatus.SKIPPED: "[yellow]skipped[/]",
+    CoverageStatus.FAILED: "[red]failed[/]",
 }
 
 
@@ -56,8 +58,9 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
     @click.option("-v", "--verbose", count=True, help="More log output on stderr (-vv for HTTP details).")
     @click.option("-q", "--quiet", is_flag=True, help="No progress bars or tables.")
     @functools.wraps(command)
-    def wrapper(db: str | None, profile: str | None, config_file: str | None, verbose: int, quiet: bool,
-                **kwargs: Any) -> Any:
+    def wrapper(
+        db: str | None, profile: str | None, config_file: str | None, verbose: int, quiet: bool, **kwargs: Any
+    ) -> Any:
         configure_logging(verbose, quiet)
         settings = load_settings(profile=profile, db=db, config_file=config_file)
         return command(Context(settings, verbose, quiet), **kwargs)
@@ -67,8 +70,12 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def configure_logging(verbose: int, quiet: bool) -> None:
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
-    logging.basicConfig(level=logging.ERROR if quiet else level, stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s", force=True)
+    logging.basicConfig(
+        level=logging.ERROR if quiet else level,
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+        force=True,
+    )
     if verbose < 2:
         logging.getLogger("httpx").setLevel(logging.WARNING)
 
@@ -94,13 +101,20 @@ def cli() -> None:
 
 def window_options(command: Callable[..., Any]) -> Callable[..., Any]:
     command = click.option("--until", help="Last UTC day of the window (YYYY-MM-DD); default: yesterday.")(command)
-    return click.option("--since", help="First UTC day of the window (YYYY-MM-DD); default: 7 days before --until.")(command)
+    return click.option("--since", help="First UTC day of the window (YYYY-MM-DD); default: 7 days before --until.")(
+        command
+    )
 
 
 @cli.command()
 @window_options
-@click.option("--source", "source_names", multiple=True, type=click.Choice(SOURCE_NAMES),
-              help="Collect only these sources (repeatable).")
+@click.option(
+    "--source",
+    "source_names",
+    multiple=True,
+    type=click.Choice(SOURCE_NAMES),
+    help="Collect only these sources (repeatable).",
+)
 @common_options
 def collect(ctx: Context, since: str | None, until: str | None, source_names: Sequence[str]) -> None:
     """Collect one window from every source into the database."""
@@ -115,8 +129,12 @@ def collect_window(ctx: Context, store: Store, window: Window, source_names: Seq
         if ctx.quiet:
             statuses = run_collection(store, sources, window, NoProgress(), ctx.settings.profile.name, arguments)
         else:
-            columns = (SpinnerColumn(), TextColumn("{task.description}"), TextColumn("{task.fields[items]} items"),
-                       TimeElapsedColumn())
+            columns = (
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                TextColumn("{task.fields[items]} items"),
+                TimeElapsedColumn(),
+            )
             with RichProgress(*columns, console=stderr, transient=True) as bar:
                 progress: Progress = ConsoleProgress(bar)
                 statuses = run_collection(store, sources, window, progress, ctx.settings.profile.name, arguments)
@@ -136,34 +154,78 @@ def print_statuses(statuses: Sequence[SourceStatus], title: str) -> None:
     for column in ("source", "items", "requests", "304s", "status", "note"):
         table.add_column(column, justify="right" if column in ("items", "requests", "304s") else "left")
     for status in statuses:
-        table.add_row(status.name, str(status.items), str(status.requests), str(status.not_modified),
-                      STATUS_MARK[status.status], status.note)
+        table.add_row(
+            status.name,
+            str(status.items),
+            str(status.requests),
+            str(status.not_modified),
+            STATUS_MARK[status.status],
+            status.note,
+        )
     stderr.print(table)
 
 
 def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options of the commands that write a report (`report`, `run`)."""
     options = [
-        click.option("--format", "formats", default="md,html,json", show_default=True,
-                     help="Comma-separated output formats: md, html, json."),
+        click.option(
+            "--format",
+            "formats",
+            default="md,html,json",
+            show_default=True,
+            help="Comma-separated output formats: md, html, json.",
+        ),
         click.option("--lang", type=click.Choice(LANGUAGES), default="zh", show_default=True, help="Report language."),
-        click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("reports"),
-                     show_default=True, help="Folder the report files, index.html and feed.xml are written to."),
-        click.option("--reader", help="Reader profile that drives the ranking (default: the profile's default reader)."),
-        click.option("--focus", "focus_size", type=click.IntRange(0, 100), default=12, show_default=True,
-                     help="Items in the focus list."),
-        click.option("--deep", "deep_size", type=click.IntRange(0, 100), default=5, show_default=True,
-                     help="Focus items that get a deep analysis."),
-        click.option("--downstream", type=click.Path(path_type=Path, file_okay=False, exists=True),
-                     help="A local checkout to search for uses of what the focus PRs touch."),
+        click.option(
+            "--out",
+            type=click.Path(path_type=Path, file_okay=False),
+            default=Path("reports"),
+            show_default=True,
+            help="Folder the report files, index.html and feed.xml are written to.",
+        ),
+        click.option(
+            "--reader", help="Reader profile that drives the ranking (default: the profile's default reader)."
+        ),
+        click.option(
+            "--focus",
+            "focus_size",
+            type=click.IntRange(0, 100),
+            default=12,
+            show_default=True,
+            help="Items in the focus list.",
+        ),
+        click.option(
+            "--deep",
+            "deep_size",
+            type=click.IntRange(0, 100),
+            default=5,
+            show_default=True,
+            help="Focus items that get a deep analysis.",
+        ),
+        click.option(
+            "--downstream",
+            type=click.Path(path_type=Path, file_okay=False, exists=True),
+            help="A local checkout to search for uses of what the focus PRs touch.",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
     return command
 
 
-def write_window_report(ctx: Context, store: Store, window: Window, *, formats: str, lang: str, out: Path,
-                        reader: str | None, focus_size: int, deep_size: int, downstream: Path | None) -> None:
+def write_window_report(
+    ctx: Context,
+    store: Store,
+    window: Window,
+    *,
+    formats: str,
+    lang: str,
+    out: Path,
+    reader: str | None,
+    focus_size: int,
+    deep_size: int,
+    downstream: Path | None,
+) -> None:
     """Rank, link and classify the stored items of a window and write the report (no network)."""
     wanted = parse_formats(formats)
     profile = ctx.settings.profile
@@ -173,12 +235,23 @@ def write_window_report(ctx: Context, store: Store, window: Window, *, formats: 
         raise InsightError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
     ranked = assess(items, profile, reader_profile.id)
     options = ReportOptions(lang=lang, focus_size=focus_size, deep_size=deep_size, downstream=downstream)
-    document = build_report(ranked, window=window, profile=profile, reader=reader_profile,
-                            statuses=store.latest_statuses(window), collected=len(items), options=options)
+    document = build_report(
+        ranked,
+        window=window,
+        profile=profile,
+        reader=reader_profile,
+        statuses=store.latest_statuses(window),
+        collected=len(items),
+        options=options,
+    )
     paths = write_report(document, out, wanted)
     if not ctx.quiet:
-        stderr.print(f"wrote {', '.join(str(p) for p in paths)} ({len(document.items)} items, "
-                     f"{document.stats['high']} high priority)", markup=False, highlight=False)
+        stderr.print(
+            f"wrote {', '.join(str(p) for p in paths)} ({len(document.items)} items, "
+            f"{document.stats['high']} high priority)",
+            markup=False,
+            highlight=False,
+        )
 
 
 @cli.command()
@@ -212,8 +285,10 @@ def import_command(ctx: Context, path: Path) -> None:
     for line, message in result.errors:
         click.echo(f"{path}:{line}: skipped: {message}", err=True)
     if not ctx.quiet:
-        stderr.print(f"imported {result.imported} items from {path}"
-                     + (f"; {len(result.errors)} lines skipped" if result.errors else ""))
+        stderr.print(
+            f"imported {result.imported} items from {path}"
+            + (f"; {len(result.errors)} lines skipped" if result.errors else "")
+        )
     if result.errors and not result.imported:
         sys.exit(1)
 

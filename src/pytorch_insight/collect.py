@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import ExitStack
 
-from pytorch_insight.config import Profile, Settings
 from pytorch_insight.clock import Clock
+from pytorch_insight.config import Profile, Settings
 from pytorch_insight.http import HttpClient
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.pipeline import assess
@@ -36,15 +36,23 @@ def github_client(settings: Settings, store: Store, clock: Clock | None = None) 
     )
 
 
-def build_sources(settings: Settings, store: Store, stack: ExitStack, names: Sequence[str] = SOURCE_NAMES,
-                  clock: Clock | None = None) -> list[Source]:
+def build_sources(
+    settings: Settings, store: Store, stack: ExitStack, names: Sequence[str] = SOURCE_NAMES, clock: Clock | None = None
+) -> list[Source]:
     """The named sources, their HTTP clients closed when `stack` closes."""
     sources: list[Source] = []
     for name in names:
         if name == "github":
             client = stack.enter_context(github_client(settings, store, clock))
-            sources.append(GitHubSource(client, settings.profile, store.get_items, has_token=bool(settings.github_token),
-                                        select_focus=lambda items: focus_candidates(items, settings.profile)))
+            sources.append(
+                GitHubSource(
+                    client,
+                    settings.profile,
+                    store.get_items,
+                    has_token=bool(settings.github_token),
+                    select_focus=lambda items: focus_candidates(items, settings.profile),
+                )
+            )
     return sources
 
 
@@ -54,8 +62,14 @@ def focus_candidates(items: Sequence[Item], profile: Profile, size: int = FOCUS_
     return [a.item for a in ranked if not a.noise and not a.canonical and a.priority != "low"][:size]
 
 
-def run_collection(store: Store, sources: Sequence[Source], window: Window, progress: Progress,
-                   profile: str, arguments: dict[str, object]) -> list[SourceStatus]:
+def run_collection(
+    store: Store,
+    sources: Sequence[Source],
+    window: Window,
+    progress: Progress,
+    profile: str,
+    arguments: dict[str, object],
+) -> list[SourceStatus]:
     """Fetch every source in turn; one failing source never stops the others."""
     run_id = store.start_run("collect", profile, window.since.isoformat(), window.until.isoformat(), arguments)
     statuses: list[SourceStatus] = []
@@ -67,8 +81,12 @@ def run_collection(store: Store, sources: Sequence[Source], window: Window, prog
     except BaseException:
         store.finish_run(run_id, "interrupted", sum(s.requests for s in statuses), "stopped before the end")
         raise
-    store.finish_run(run_id, overall_status(statuses), sum(s.requests for s in statuses),
-                     "; ".join(f"{s.name}: {s.note}" for s in statuses if s.note))
+    store.finish_run(
+        run_id,
+        overall_status(statuses),
+        sum(s.requests for s in statuses),
+        "; ".join(f"{s.name}: {s.note}" for s in statuses if s.note),
+    )
     return statuses
 
 

@@ -28,7 +28,9 @@ class GitHubProfile(BaseModel):
     optional_repositories: list[str] = Field(default_factory=list)
     merge_bots: list[str] = Field(default_factory=list)
     merged_labels: list[str] = Field(default_factory=list)
-    landed_pattern: str = r"Pull Request resolved:\s*https?://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/pull/(?P<number>\d+)"
+    landed_pattern: str = (
+        r"Pull Request resolved:\s*https?://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/pull/(?P<number>\d+)"
+    )
     rfc_title_tags: list[str] = Field(default_factory=lambda: ["[RFC]"])
     rfc_labels: list[str] = Field(default_factory=lambda: ["RFC"])
 
@@ -211,7 +213,9 @@ def load_profile(name_or_path: str) -> Profile:
         data = tomllib.loads(shipped.read_text(encoding="utf-8"))
     else:
         known = ", ".join(available_profiles())
-        raise ConfigError(f"unknown profile {name_or_path!r} (shipped profiles: {known}; or give a path to a .toml file)")
+        raise ConfigError(
+            f"unknown profile {name_or_path!r} (shipped profiles: {known}; or give a path to a .toml file)"
+        )
     try:
         return Profile.model_validate(data)
     except ValidationError as exc:

@@ -9,15 +9,28 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import httpx
-from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_random_exponential,
+)
 
 from pytorch_insight.clock import Clock, SystemClock
-from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Throttled, TransientError, Unauthorized
+from pytorch_insight.errors import (
+    NotFound,
+    RateLimited,
+    RemoteError,
+    Throttled,
+    TransientError,
+    Unauthorized,
+)
 
 log = logging.getLogger(__name__)
 
@@ -113,8 +126,13 @@ class HttpClient:
     def __exit__(self, *_exc: object) -> None:
         self.close()
 
-    def get_json(self, url: str, stats: RequestStats, params: Mapping[str, Any] | None = None,
-                 headers: Mapping[str, str] | None = None) -> Page:
+    def get_json(
+        self,
+        url: str,
+        stats: RequestStats,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Page:
         """GET a JSON document, retrying what is worth retrying; raises RemoteError subclasses."""
         retrying = Retrying(
             retry=retry_if_exception_type((TransientError, Throttled)),
@@ -140,8 +158,9 @@ class HttpClient:
             return error.retry_after
         return wait_random_exponential(multiplier=1, max=60)(state)
 
-    def _get_once(self, url: str, stats: RequestStats, params: Mapping[str, Any] | None,
-                  headers: Mapping[str, str] | None) -> Page:
+    def _get_once(
+        self, url: str, stats: RequestStats, params: Mapping[str, Any] | None, headers: Mapping[str, str] | None
+    ) -> Page:
         request = self._client.build_request("GET", url, params=params, headers=headers)
         key = str(request.url)
         cached = self.cache.get_cached(key) if self.cache else None
@@ -221,7 +240,11 @@ def _message(response: httpx.Response) -> str:
         return response.text[:200]
     if not isinstance(body, dict):
         return ""
-    details = [str(error.get("message")) for error in body.get("errors") or [] if isinstance(error, dict) and error.get("message")]
+    details = [
+        str(error.get("message"))
+        for error in body.get("errors") or []
+        if isinstance(error, dict) and error.get("message")
+    ]
     return " ".join([str(body.get("message") or body.get("error") or ""), *details])[:300]
 
 

@@ -7,7 +7,19 @@ PostgreSQL through a database URL.
 from collections.abc import Callable
 
 from sqlalchemy import (
-    JSON, Column, Connection, Index, Integer, MetaData, String, Table, Text, UniqueConstraint, select, text, update,
+    JSON,
+    Column,
+    Connection,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    select,
+    text,
+    update,
 )
 
 metadata = MetaData()
@@ -94,11 +106,13 @@ def _initial(connection: Connection) -> None:
     for table in (payloads, runs, source_status, http_cache):
         table.create(connection)
     # The items table as first released; 0002 adds the activity columns of the current definition.
-    connection.execute(text(
-        "CREATE TABLE items (id VARCHAR(500) PRIMARY KEY, source VARCHAR(100) NOT NULL, kind VARCHAR(40) NOT NULL,"
-        " repo VARCHAR(300), number INTEGER, url TEXT, title TEXT, author VARCHAR(200), state VARCHAR(40),"
-        " created VARCHAR(40), updated VARCHAR(40), data JSON NOT NULL, stored_at VARCHAR(40) NOT NULL)"
-    ))
+    connection.execute(
+        text(
+            "CREATE TABLE items (id VARCHAR(500) PRIMARY KEY, source VARCHAR(100) NOT NULL, kind VARCHAR(40) NOT NULL,"
+            " repo VARCHAR(300), number INTEGER, url TEXT, title TEXT, author VARCHAR(200), state VARCHAR(40),"
+            " created VARCHAR(40), updated VARCHAR(40), data JSON NOT NULL, stored_at VARCHAR(40) NOT NULL)"
+        )
+    )
 
 
 def _activity_columns(connection: Connection) -> None:
@@ -107,8 +121,11 @@ def _activity_columns(connection: Connection) -> None:
     connection.execute(text("ALTER TABLE items ADD COLUMN merged VARCHAR(40)"))
     rows = connection.execute(select(items.c.id, items.c.data)).all()
     for row in rows:
-        connection.execute(update(items).where(items.c.id == row.id).values(
-            closed=row.data.get("closed"), merged=row.data.get("merged")))
+        connection.execute(
+            update(items)
+            .where(items.c.id == row.id)
+            .values(closed=row.data.get("closed"), merged=row.data.get("merged"))
+        )
     Index("ix_items_created", items.c.created).create(connection)
 
 

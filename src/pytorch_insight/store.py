@@ -17,7 +17,15 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from pytorch_insight.errors import StoreError
 from pytorch_insight.http import CachedPage
 from pytorch_insight.model import Item, SourceStatus, merge_comments
-from pytorch_insight.schema import MIGRATIONS, http_cache, items, payloads, runs, schema_migrations, source_status
+from pytorch_insight.schema import (
+    MIGRATIONS,
+    http_cache,
+    items,
+    payloads,
+    runs,
+    schema_migrations,
+    source_status,
+)
 from pytorch_insight.window import Window
 
 BATCH = 500
@@ -137,8 +145,17 @@ class Store:
         # Stored times are ISO strings (a bare date or a UTC timestamp), so a day's margin on each
         # side in SQL, then the exact test in Python, is both index-friendly and correct.
         low, high = (window.since - timedelta(days=1)).isoformat(), (window.until + timedelta(days=2)).isoformat()
-        query = select(items.c.data).order_by(items.c.id).where(or_(
-            items.c.created.between(low, high), items.c.closed.between(low, high), items.c.merged.between(low, high)))
+        query = (
+            select(items.c.data)
+            .order_by(items.c.id)
+            .where(
+                or_(
+                    items.c.created.between(low, high),
+                    items.c.closed.between(low, high),
+                    items.c.merged.between(low, high),
+                )
+            )
+        )
         with self.engine.connect() as connection:
             found = [Item.model_validate(row.data) for row in connection.execute(query)]
         return [item for item in found if item.active_in(window)]
@@ -148,7 +165,8 @@ class Store:
         since, until = window.since.isoformat(), window.until.isoformat()
         with self.engine.connect() as connection:
             rows = connection.execute(
-                select(source_status).where(source_status.c.since == since, source_status.c.until == until)
+                select(source_status)
+                .where(source_status.c.since == since, source_status.c.until == until)
                 .order_by(source_status.c.run_id)
             ).all()
         latest = {row.source: row for row in rows}
@@ -164,12 +182,21 @@ class Store:
 
     # -- runs and coverage ---------------------------------------------------------------------
 
-    def start_run(self, command: str, profile: str, since: str | None, until: str | None, arguments: dict[str, Any]) -> int:
+    def start_run(
+        self, command: str, profile: str, since: str | None, until: str | None, arguments: dict[str, Any]
+    ) -> int:
         with self.engine.begin() as connection:
             result = connection.execute(
                 insert(runs).values(
-                    command=command, profile=profile, since=since, until=until, arguments=arguments,
-                    started_at=utcnow(), status="running", requests=0, note="",
+                    command=command,
+                    profile=profile,
+                    since=since,
+                    until=until,
+                    arguments=arguments,
+                    started_at=utcnow(),
+                    status="running",
+                    requests=0,
+                    note="",
                 )
             )
             return int(result.inserted_primary_key[0])
@@ -177,18 +204,24 @@ class Store:
     def finish_run(self, run_id: int, status: str, requests: int = 0, note: str = "") -> None:
         with self.engine.begin() as connection:
             connection.execute(
-                update(runs).where(runs.c.id == run_id).values(
-                    finished_at=utcnow(), status=status, requests=requests, note=note
-                )
+                update(runs)
+                .where(runs.c.id == run_id)
+                .values(finished_at=utcnow(), status=status, requests=requests, note=note)
             )
 
     def save_source_status(self, run_id: int, status: SourceStatus, since: str | None, until: str | None) -> None:
         with self.engine.begin() as connection:
             connection.execute(
                 insert(source_status).values(
-                    run_id=run_id, source=status.name, status=status.status.value, items=status.items,
-                    requests=status.requests, not_modified=status.not_modified, note=status.note,
-                    since=since, until=until,
+                    run_id=run_id,
+                    source=status.name,
+                    status=status.status.value,
+                    items=status.items,
+                    requests=status.requests,
+                    not_modified=status.not_modified,
+                    note=status.note,
+                    since=since,
+                    until=until,
                 )
             )
 
@@ -211,8 +244,13 @@ class Store:
         return CachedPage(row.body, dict(row.links), row.etag, row.last_modified)
 
     def put_cached(self, url: str, page: CachedPage) -> None:
-        values = {"etag": page.etag, "last_modified": page.last_modified, "body": page.body,
-                  "links": page.links, "stored_at": utcnow()}
+        values = {
+            "etag": page.etag,
+            "last_modified": page.last_modified,
+            "body": page.body,
+            "links": page.links,
+            "stored_at": utcnow(),
+        }
         with self.engine.begin() as connection:
             changed = connection.execute(update(http_cache).where(http_cache.c.url == url).values(**values))
             if changed.rowcount == 0:
@@ -220,16 +258,33 @@ class Store:
 
 
 def _status_from_row(row: Any) -> SourceStatus:
-    return SourceStatus(name=row.source, status=row.status, items=row.items, requests=row.requests,
-                        not_modified=row.not_modified, note=row.note)
+    return SourceStatus(
+        name=row.source,
+        status=row.status,
+        items=row.items,
+        requests=row.requests,
+        not_modified=row.not_modified,
+        note=row.note,
+    )
 
 
 def _item_row(item: Item, now: str) -> dict[str, Any]:
     data = item.model_dump(mode="json")  # unknown (extra) fields are included
     return {
-        "source": item.source, "kind": item.kind, "repo": item.repo, "number": item.number, "url": item.url,
-        "title": item.title, "author": item.author, "state": item.state, "created": item.created,
-        "updated": item.updated, "closed": item.closed, "merged": item.merged, "data": data, "stored_at": now,
+        "source": item.source,
+        "kind": item.kind,
+        "repo": item.repo,
+        "number": item.number,
+        "url": item.url,
+        "title": item.title,
+        "author": item.author,
+        "state": item.state,
+        "created": item.created,
+        "updated": item.updated,
+        "closed": item.closed,
+        "merged": item.merged,
+        "data": data,
+        "stored_at": now,
     }
 
 

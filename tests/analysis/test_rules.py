@@ -11,7 +11,7 @@ from pytorch_insight.analysis.rules import RuleAnalyser, comparisons
 from pytorch_insight.analysis.text import prose
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
-from pytorch_insight.pipeline import Assessment, assess
+from pytorch_insight.pipeline import assess
 
 PROFILE = load_profile("pytorch")
 
@@ -36,7 +36,9 @@ def test_error_messages_are_quoted_verbatim(analysed: dict[int, Any]) -> None:
 
 def test_root_cause_from_a_root_cause_section_and_from_a_because_sentence(analysed: dict[int, Any]) -> None:
     assert analysed[2044].root_cause.startswith("The config used for this testing kernel is")
-    assert analysed[180921].root_cause.startswith("Because the alias shares the same TensorImpl as the real return value")
+    assert analysed[180921].root_cause.startswith(
+        "Because the alias shares the same TensorImpl as the real return value"
+    )
 
 
 def test_a_workaround_offered_in_the_thread(analysed: dict[int, Any]) -> None:
@@ -59,7 +61,9 @@ def test_nothing_is_invented_for_a_bare_ci_issue(analysed: dict[int, Any]) -> No
     assert bare.facts.versions == [] and bare.facts.errors == [] and bare.facts.comparisons == []
 
 
-def test_every_extracted_sentence_occurs_in_the_sources(shared_rows: list[dict[str, Any]], analysed: dict[int, Any]) -> None:
+def test_every_extracted_sentence_occurs_in_the_sources(
+    shared_rows: list[dict[str, Any]], analysed: dict[int, Any]
+) -> None:
     def words(row: dict[str, Any]) -> str:
         parts = [row["title"], row["body"], *[c["body"] for c in row["comments"]]]
         return " ".join(" ".join(prose(part).split()) for part in parts if part)

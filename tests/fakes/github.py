@@ -16,19 +16,28 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from tests.fakes.github_payloads import (
-    Thread, comment_payload, commit_payload, file_payload, issue_payload, pull_payload, repo_payload, stamp,
+    Thread,
+    comment_payload,
+    commit_payload,
+    file_payload,
+    issue_payload,
+    pull_payload,
+    repo_payload,
+    stamp,
     thread_from_row,
 )
 
 DOCS = "https://docs.github.com/rest"
-DATE_QUALIFIER = r"(created|closed|updated):(?:(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})|(<=|>=|<|>)(\d{4}-\d{2}-\d{2}))"
+DATE_QUALIFIER = (
+    r"(created|closed|updated):(?:(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})|(<=|>=|<|>)(\d{4}-\d{2}-\d{2}))"
+)
 
 
 @dataclass
@@ -69,9 +78,17 @@ class _Server(ThreadingHTTPServer):
 
 
 class FakeGitHub:
-    def __init__(self, rows: list[dict[str, Any]], *, tokens: set[str] | None = None, core_limit: int | None = None,
-                 search_limit: int | None = None, latency: float = 0.0, search_cap: int = 1000,
-                 now: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        rows: list[dict[str, Any]],
+        *,
+        tokens: set[str] | None = None,
+        core_limit: int | None = None,
+        search_limit: int | None = None,
+        latency: float = 0.0,
+        search_cap: int = 1000,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self.threads: dict[str, dict[int, Thread]] = {}
         for row in rows:
             if row.get("number") is None or "/" not in str(row.get("repo")):
@@ -127,8 +144,10 @@ class FakeGitHub:
         return None
 
     def bucket(self, resource: str, token: str | None) -> Bucket:
-        limits = {"core": (self.core_limit or (5000 if token else 60), 3600.0),
-                  "search": (self.search_limit or (30 if token else 10), 60.0)}
+        limits = {
+            "core": (self.core_limit or (5000 if token else 60), 3600.0),
+            "search": (self.search_limit or (30 if token else 10), 60.0),
+        }
         key = (resource, token or "")
         with self.lock:
             if key not in self.buckets:
@@ -146,7 +165,11 @@ class FakeGitHub:
             return self.search(query, api)
         match = re.fullmatch(r"/repos/([^/]+/[^/]+)(/.*)?", path)
         if not match or match.group(1) not in self.threads:
-            return 404, {"message": "Not Found", "documentation_url": f"{DOCS}/repos/repos#get-a-repository", "status": "404"}, {}
+            return (
+                404,
+                {"message": "Not Found", "documentation_url": f"{DOCS}/repos/repos#get-a-repository", "status": "404"},
+                {},
+            )
         repo, rest = match.group(1), match.group(2) or ""
         threads = self.threads[repo]
         if rest == "":
@@ -162,14 +185,25 @@ class FakeGitHub:
             return 200, self.commits(threads.values(), query, api), {}
         files = re.fullmatch(r"/pulls/(\d+)/files", rest)
         if files and int(files.group(1)) in threads and threads[int(files.group(1))].is_pull:
-            return 200, [file_payload(entry, repo, api) for entry in threads[int(files.group(1))].row.get("files", [])], {}
+            return (
+                200,
+                [file_payload(entry, repo, api) for entry in threads[int(files.group(1))].row.get("files", [])],
+                {},
+            )
         found = re.fullmatch(r"/(issues|pulls)/(\d+)(/comments)?", rest)
         if found and int(found.group(2)) in threads:
             thread = threads[int(found.group(2))]
             if found.group(3):
                 since = query.get("since")
-                return 200, [comment_payload(thread, cid, moment, comment, api) for cid, moment, comment in thread.comments
-                             if not since or stamp(moment) >= since], {}
+                return (
+                    200,
+                    [
+                        comment_payload(thread, cid, moment, comment, api)
+                        for cid, moment, comment in thread.comments
+                        if not since or stamp(moment) >= since
+                    ],
+                    {},
+                )
             if found.group(1) == "pulls":
                 if not thread.is_pull:
                     return 404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"}, {}
@@ -188,20 +222,27 @@ class FakeGitHub:
             chosen = [t for t in chosen if wanted <= set(t.row.get("labels") or [])]
         sort = query.get("sort", "created")
         key = {"updated": lambda t: (t.updated, t.number), "comments": lambda t: (len(t.comments), t.number)}.get(
-            sort, lambda t: (t.created, t.number))
+            sort, lambda t: (t.created, t.number)
+        )
         return sorted(chosen, key=key, reverse=query.get("direction", "desc") == "desc")
 
     def repo_comments(self, threads: Any, query: dict[str, str], api: str) -> list[dict[str, Any]]:
         since = query.get("since")
-        rows = [(moment, cid, thread, comment) for thread in threads for cid, moment, comment in thread.comments
-                if not since or stamp(moment) >= since]
+        rows = [
+            (moment, cid, thread, comment)
+            for thread in threads
+            for cid, moment, comment in thread.comments
+            if not since or stamp(moment) >= since
+        ]
         rows.sort(key=lambda row: (row[0], row[1]), reverse=query.get("direction", "asc") == "desc")
         return [comment_payload(thread, cid, moment, comment, api) for moment, cid, thread, comment in rows]
 
     def commits(self, threads: Any, query: dict[str, str], api: str) -> list[dict[str, Any]]:
         since, until = query.get("since"), query.get("until")
         landed = [t for t in threads if t.landed and t.merged]
-        landed = [t for t in landed if (not since or stamp(t.merged) >= since) and (not until or stamp(t.merged) <= until)]
+        landed = [
+            t for t in landed if (not since or stamp(t.merged) >= since) and (not until or stamp(t.merged) <= until)
+        ]
         landed.sort(key=lambda t: (t.merged, t.number), reverse=True)  # newest first, as GitHub lists them
         return [commit_payload(t, api) for t in landed]
 
@@ -209,12 +250,28 @@ class FakeGitHub:
         terms = query.get("q", "")
         repo = re.search(r"repo:(\S+)", terms)
         if repo and repo.group(1) not in self.threads:
-            return 422, {"message": "Validation Failed", "errors": [{
-                "message": "The listed users and repositories cannot be searched either because the resources do not "
-                           "exist or you do not have permission to view them.",
-                "resource": "Search", "field": "q", "code": "invalid"}], "documentation_url": f"{DOCS}/search/search"}, {}
-        threads = list(self.threads[repo.group(1)].values()) if repo else [
-            t for repo_threads in self.threads.values() for t in repo_threads.values()]
+            return (
+                422,
+                {
+                    "message": "Validation Failed",
+                    "errors": [
+                        {
+                            "message": "The listed users and repositories cannot be searched either because the resources do not "
+                            "exist or you do not have permission to view them.",
+                            "resource": "Search",
+                            "field": "q",
+                            "code": "invalid",
+                        }
+                    ],
+                    "documentation_url": f"{DOCS}/search/search",
+                },
+                {},
+            )
+        threads = (
+            list(self.threads[repo.group(1)].values())
+            if repo
+            else [t for repo_threads in self.threads.values() for t in repo_threads.values()]
+        )
         for field, low, high, operator, day in re.findall(DATE_QUALIFIER, terms):
             threads = [t for t in threads if _matches(_moment(t, field), low, high, operator, day)]
         if "is:pr" in terms:
@@ -224,17 +281,34 @@ class FakeGitHub:
         threads.sort(key=lambda t: (t.created, t.number), reverse=query.get("order", "desc") == "desc")
         page, per_page = int(query.get("page", 1)), min(int(query.get("per_page", 30)), 100)
         if (page - 1) * per_page >= self.search_cap:
-            return 422, {"message": f"Only the first {self.search_cap} search results are available",
-                         "documentation_url": f"{DOCS}/search/search"}, {}
-        return 200, {"total_count": len(threads), "incomplete_results": False,
-                     "items": [{**issue_payload(t, api), "score": 1.0} for t in threads[: self.search_cap]]}, {}
+            return (
+                422,
+                {
+                    "message": f"Only the first {self.search_cap} search results are available",
+                    "documentation_url": f"{DOCS}/search/search",
+                },
+                {},
+            )
+        return (
+            200,
+            {
+                "total_count": len(threads),
+                "incomplete_results": False,
+                "items": [{**issue_payload(t, api), "score": 1.0} for t in threads[: self.search_cap]],
+            },
+            {},
+        )
 
     def rate_limit_body(self, token: str | None) -> dict[str, Any]:
         resources = {}
         for resource in ("core", "search"):
             bucket = self.bucket(resource, token)
-            resources[resource] = {"limit": bucket.limit, "used": bucket.used,
-                                   "remaining": bucket.limit - bucket.used, "reset": bucket.reset}
+            resources[resource] = {
+                "limit": bucket.limit,
+                "used": bucket.used,
+                "remaining": bucket.limit - bucket.used,
+                "reset": bucket.reset,
+            }
         return {"resources": resources, "rate": resources["core"]}
 
 
@@ -311,9 +385,14 @@ class _Handler(BaseHTTPRequestHandler):
         if fault.kind == "status":
             self.reply(fault.status, {"error": "Server Error"}, {})
         elif fault.kind == "secondary":
-            self.reply(403, {"documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
-                             "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."},
-                       {"Retry-After": str(fault.retry_after), **self.rate_headers(bucket, resource)})
+            self.reply(
+                403,
+                {
+                    "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+                    "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+                },
+                {"Retry-After": str(fault.retry_after), **self.rate_headers(bucket, resource)},
+            )
         elif fault.kind == "primary":
             bucket.used = bucket.limit
             self.primary_limit(bucket, resource)
@@ -323,28 +402,41 @@ class _Handler(BaseHTTPRequestHandler):
         return True
 
     def primary_limit(self, bucket: Bucket, resource: str) -> None:
-        self.reply(403, {"message": "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated "
-                                    "requests get a higher rate limit. Check out the documentation for more details.)",
-                         "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api"},
-                   self.rate_headers(bucket, resource))
+        self.reply(
+            403,
+            {
+                "message": "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated "
+                "requests get a higher rate limit. Check out the documentation for more details.)",
+                "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api",
+            },
+            self.rate_headers(bucket, resource),
+        )
 
     def rate_headers(self, bucket: Bucket, resource: str) -> dict[str, str]:
-        return {"X-RateLimit-Limit": str(bucket.limit), "X-RateLimit-Remaining": str(max(0, bucket.limit - bucket.used)),
-                "X-RateLimit-Reset": str(bucket.reset), "X-RateLimit-Used": str(bucket.used),
-                "X-RateLimit-Resource": resource}
+        return {
+            "X-RateLimit-Limit": str(bucket.limit),
+            "X-RateLimit-Remaining": str(max(0, bucket.limit - bucket.used)),
+            "X-RateLimit-Reset": str(bucket.reset),
+            "X-RateLimit-Used": str(bucket.used),
+            "X-RateLimit-Resource": resource,
+        }
 
     def paginate(self, rows: list[Any], path: str, query: dict[str, str], api: str) -> tuple[list[Any], dict[str, str]]:
         page, per_page = max(1, int(query.get("page", 1))), max(1, min(int(query.get("per_page", 30)), 100))
-        return rows[(page - 1) * per_page: page * per_page], self.links(len(rows), page, per_page, path, query, api)
+        return rows[(page - 1) * per_page : page * per_page], self.links(len(rows), page, per_page, path, query, api)
 
-    def paginate_search(self, body: dict[str, Any], path: str, query: dict[str, str], api: str) -> tuple[Any, dict[str, str]]:
+    def paginate_search(
+        self, body: dict[str, Any], path: str, query: dict[str, str], api: str
+    ) -> tuple[Any, dict[str, str]]:
         rows, headers = self.paginate(body["items"], path, query, api)
         return {**body, "items": rows}, headers
 
     def links(self, total: int, page: int, per_page: int, path: str, query: dict[str, str], api: str) -> dict[str, str]:
         last = max(1, -(-total // per_page))
+
         def href(number: int) -> str:
             return f"<{api}{path}?{urlencode({**query, 'page': number})}>"
+
         rels = []
         if page > 1:
             rels += [f'{href(page - 1)}; rel="prev"']
@@ -356,18 +448,24 @@ class _Handler(BaseHTTPRequestHandler):
 
     def reply(self, status: int, body: Any, headers: dict[str, str], encoded: bytes | None = None) -> None:
         self.fake.log.append((self.path, status))
-        self.send(status, encoded if encoded is not None else json.dumps(body).encode(),
-                  {"Content-Type": "application/json; charset=utf-8", **headers})
+        self.send(
+            status,
+            encoded if encoded is not None else json.dumps(body).encode(),
+            {"Content-Type": "application/json; charset=utf-8", **headers},
+        )
 
     def send(self, status: int, payload: bytes, headers: dict[str, str]) -> None:
         self.send_response(status)
-        base = {"Cache-Control": "private, max-age=60, s-maxage=60",
-                "Vary": "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding",
-                "X-GitHub-Media-Type": "github.v3; format=json", "x-github-api-version-selected": "2022-11-28",
-                "X-GitHub-Request-Id": hashlib.md5(self.path.encode()).hexdigest()[:16].upper(),
-                "Access-Control-Expose-Headers": "ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, "
-                "X-RateLimit-Remaining, X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset",
-                "Content-Length": str(len(payload))}
+        base = {
+            "Cache-Control": "private, max-age=60, s-maxage=60",
+            "Vary": "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding",
+            "X-GitHub-Media-Type": "github.v3; format=json",
+            "x-github-api-version-selected": "2022-11-28",
+            "X-GitHub-Request-Id": hashlib.md5(self.path.encode()).hexdigest()[:16].upper(),
+            "Access-Control-Expose-Headers": "ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, "
+            "X-RateLimit-Remaining, X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset",
+            "Content-Length": str(len(payload)),
+        }
         for name, value in {**base, **headers}.items():
             self.send_header(name, value)
         self.end_headers()

@@ -32,20 +32,41 @@ def user(login: str | None, api: str) -> dict[str, Any]:
     login = login or "ghost"  # GitHub shows deleted accounts as "ghost"
     base = f"{api}/users/{login}"
     return {
-        "login": login, "id": stable_int("user", login), "node_id": f"U_{stable_int('node', login)}",
-        "avatar_url": f"https://avatars.githubusercontent.com/u/{stable_int('user', login)}?v=4", "gravatar_id": "",
-        "url": base, "html_url": f"https://github.com/{login}", "followers_url": f"{base}/followers",
-        "following_url": f"{base}/following{{/other_user}}", "gists_url": f"{base}/gists{{/gist_id}}",
-        "starred_url": f"{base}/starred{{/owner}}{{/repo}}", "subscriptions_url": f"{base}/subscriptions",
-        "organizations_url": f"{base}/orgs", "repos_url": f"{base}/repos", "events_url": f"{base}/events{{/privacy}}",
-        "received_events_url": f"{base}/received_events", "type": "Bot" if login.endswith("[bot]") else "User",
-        "user_view_type": "public", "site_admin": False,
+        "login": login,
+        "id": stable_int("user", login),
+        "node_id": f"U_{stable_int('node', login)}",
+        "avatar_url": f"https://avatars.githubusercontent.com/u/{stable_int('user', login)}?v=4",
+        "gravatar_id": "",
+        "url": base,
+        "html_url": f"https://github.com/{login}",
+        "followers_url": f"{base}/followers",
+        "following_url": f"{base}/following{{/other_user}}",
+        "gists_url": f"{base}/gists{{/gist_id}}",
+        "starred_url": f"{base}/starred{{/owner}}{{/repo}}",
+        "subscriptions_url": f"{base}/subscriptions",
+        "organizations_url": f"{base}/orgs",
+        "repos_url": f"{base}/repos",
+        "events_url": f"{base}/events{{/privacy}}",
+        "received_events_url": f"{base}/received_events",
+        "type": "Bot" if login.endswith("[bot]") else "User",
+        "user_view_type": "public",
+        "site_admin": False,
     }
 
 
 def reactions(url: str) -> dict[str, Any]:
-    return {"url": f"{url}/reactions", "total_count": 0, "+1": 0, "-1": 0, "laugh": 0, "hooray": 0,
-            "confused": 0, "heart": 0, "rocket": 0, "eyes": 0}
+    return {
+        "url": f"{url}/reactions",
+        "total_count": 0,
+        "+1": 0,
+        "-1": 0,
+        "laugh": 0,
+        "hooray": 0,
+        "confused": 0,
+        "heart": 0,
+        "rocket": 0,
+        "eyes": 0,
+    }
 
 
 @dataclass
@@ -77,8 +98,11 @@ class Thread:
 def thread_from_row(row: dict[str, Any]) -> Thread:
     created = parse_day(row["created"])
     state = row.get("state") or "open"
-    closed = parse_day(row["closed"]) if row.get("closed") else (
-        created + timedelta(hours=6) if state in ("closed", "merged") else None)
+    closed = (
+        parse_day(row["closed"])
+        if row.get("closed")
+        else (created + timedelta(hours=6) if state in ("closed", "merged") else None)
+    )
     landed = state == "merged" or bool(row.get("landed"))
     merged = parse_day(row["merged"]) if row.get("merged") else (closed if landed else None)
     thread = Thread(row["repo"], row["number"], row, created, closed, merged)
@@ -97,42 +121,77 @@ def issue_payload(thread: Thread, api: str) -> dict[str, Any]:
     html = row.get("url") or f"https://github.com/{thread.repo}/{kind}/{thread.number}"
     state = "closed" if thread.closed else "open"
     payload: dict[str, Any] = {
-        "url": url, "repository_url": f"{api}/repos/{thread.repo}", "labels_url": f"{url}/labels{{/name}}",
-        "comments_url": f"{url}/comments", "events_url": f"{url}/events", "html_url": html,
-        "id": stable_int("issue", thread.repo, thread.number), "node_id": f"I_{stable_int('node', thread.repo, thread.number)}",
-        "number": thread.number, "title": row.get("title") or "", "user": user(row.get("author"), api),
+        "url": url,
+        "repository_url": f"{api}/repos/{thread.repo}",
+        "labels_url": f"{url}/labels{{/name}}",
+        "comments_url": f"{url}/comments",
+        "events_url": f"{url}/events",
+        "html_url": html,
+        "id": stable_int("issue", thread.repo, thread.number),
+        "node_id": f"I_{stable_int('node', thread.repo, thread.number)}",
+        "number": thread.number,
+        "title": row.get("title") or "",
+        "user": user(row.get("author"), api),
         "labels": [label_payload(name, thread.repo, api) for name in row.get("labels") or []],
-        "state": state, "locked": False, "assignee": None, "assignees": [], "milestone": None,
-        "comments": len(thread.comments), "created_at": stamp(thread.created), "updated_at": stamp(thread.updated),
-        "closed_at": stamp(thread.closed) if thread.closed else None, "author_association": "CONTRIBUTOR",
-        "active_lock_reason": None, "body": row.get("body"), "closed_by": None, "reactions": reactions(url),
-        "timeline_url": f"{url}/timeline", "performed_via_github_app": None,
+        "state": state,
+        "locked": False,
+        "assignee": None,
+        "assignees": [],
+        "milestone": None,
+        "comments": len(thread.comments),
+        "created_at": stamp(thread.created),
+        "updated_at": stamp(thread.updated),
+        "closed_at": stamp(thread.closed) if thread.closed else None,
+        "author_association": "CONTRIBUTOR",
+        "active_lock_reason": None,
+        "body": row.get("body"),
+        "closed_by": None,
+        "reactions": reactions(url),
+        "timeline_url": f"{url}/timeline",
+        "performed_via_github_app": None,
         "state_reason": ("completed" if thread.closed else None),
     }
     if thread.is_pull:
         payload["draft"] = False
         payload["pull_request"] = {
-            "url": f"{api}/repos/{thread.repo}/pulls/{thread.number}", "html_url": html,
-            "diff_url": f"{html}.diff", "patch_url": f"{html}.patch",
+            "url": f"{api}/repos/{thread.repo}/pulls/{thread.number}",
+            "html_url": html,
+            "diff_url": f"{html}.diff",
+            "patch_url": f"{html}.patch",
             "merged_at": stamp(thread.merged) if thread.merged and row.get("state") == "merged" else None,
         }
     return payload
 
 
 def label_payload(name: str, repo: str, api: str) -> dict[str, Any]:
-    return {"id": stable_int("label", name), "node_id": f"LA_{stable_int('label-node', name)}",
-            "url": f"{api}/repos/{repo}/labels/{name.replace(' ', '%20')}", "name": name,
-            "color": "ededed", "default": False, "description": None}
+    return {
+        "id": stable_int("label", name),
+        "node_id": f"LA_{stable_int('label-node', name)}",
+        "url": f"{api}/repos/{repo}/labels/{name.replace(' ', '%20')}",
+        "name": name,
+        "color": "ededed",
+        "default": False,
+        "description": None,
+    }
 
 
-def comment_payload(thread: Thread, comment_id: int, moment: datetime, comment: dict[str, Any], api: str) -> dict[str, Any]:
+def comment_payload(
+    thread: Thread, comment_id: int, moment: datetime, comment: dict[str, Any], api: str
+) -> dict[str, Any]:
     issue_url = f"{api}/repos/{thread.repo}/issues/{thread.number}"
     html = thread.row.get("url") or f"https://github.com/{thread.repo}/issues/{thread.number}"
     return {
-        "url": f"{api}/repos/{thread.repo}/issues/comments/{comment_id}", "html_url": f"{html}#issuecomment-{comment_id}",
-        "issue_url": issue_url, "id": comment_id, "node_id": f"IC_{comment_id}", "user": user(comment.get("author"), api),
-        "created_at": stamp(moment), "updated_at": stamp(moment), "author_association": "CONTRIBUTOR",
-        "body": comment.get("body") or "", "reactions": reactions(f"{api}/repos/{thread.repo}/issues/comments/{comment_id}"),
+        "url": f"{api}/repos/{thread.repo}/issues/comments/{comment_id}",
+        "html_url": f"{html}#issuecomment-{comment_id}",
+        "issue_url": issue_url,
+        "id": comment_id,
+        "node_id": f"IC_{comment_id}",
+        "user": user(comment.get("author"), api),
+        "created_at": stamp(moment),
+        "updated_at": stamp(moment),
+        "author_association": "CONTRIBUTOR",
+        "body": comment.get("body") or "",
+        "reactions": reactions(f"{api}/repos/{thread.repo}/issues/comments/{comment_id}"),
         "performed_via_github_app": None,
     }
 
@@ -152,16 +211,29 @@ def commit_payload(thread: Thread, api: str) -> dict[str, Any]:
     )
     person = {"name": author, "email": f"{author}@users.noreply.github.com", "date": when}
     return {
-        "sha": sha, "node_id": f"C_{sha[:20]}",
+        "sha": sha,
+        "node_id": f"C_{sha[:20]}",
         "commit": {
-            "author": person, "committer": {**person, "name": "PyTorch MergeBot"}, "message": message,
+            "author": person,
+            "committer": {**person, "name": "PyTorch MergeBot"},
+            "message": message,
             "tree": {"sha": sha[::-1], "url": f"{api}/repos/{thread.repo}/git/trees/{sha[::-1]}"},
-            "url": f"{api}/repos/{thread.repo}/git/commits/{sha}", "comment_count": 0,
-            "verification": {"verified": False, "reason": "unsigned", "signature": None, "payload": None, "verified_at": None},
+            "url": f"{api}/repos/{thread.repo}/git/commits/{sha}",
+            "comment_count": 0,
+            "verification": {
+                "verified": False,
+                "reason": "unsigned",
+                "signature": None,
+                "payload": None,
+                "verified_at": None,
+            },
         },
-        "url": f"{api}/repos/{thread.repo}/commits/{sha}", "html_url": f"https://github.com/{thread.repo}/commit/{sha}",
-        "comments_url": f"{api}/repos/{thread.repo}/commits/{sha}/comments", "author": user(author, api),
-        "committer": user("pytorchmergebot", api), "parents": [],
+        "url": f"{api}/repos/{thread.repo}/commits/{sha}",
+        "html_url": f"https://github.com/{thread.repo}/commit/{sha}",
+        "comments_url": f"{api}/repos/{thread.repo}/commits/{sha}/comments",
+        "author": user(author, api),
+        "committer": user("pytorchmergebot", api),
+        "parents": [],
     }
 
 
@@ -169,42 +241,102 @@ def pull_payload(thread: Thread, api: str, detailed: bool = False) -> dict[str, 
     """A pull request as the list endpoint shows it, or with the single-PR fields when `detailed`."""
     issue = issue_payload(thread, api)
     url = f"{api}/repos/{thread.repo}/pulls/{thread.number}"
-    head = {"label": f"{issue['user']['login']}:branch-{thread.number}", "ref": f"branch-{thread.number}",
-            "sha": landed_sha(thread)[::-1], "user": issue["user"], "repo": None}
-    base = {"label": f"{thread.repo.split('/')[0]}:main", "ref": "main", "sha": "0" * 40,
-            "user": user(thread.repo.split("/")[0], api), "repo": None}
+    head = {
+        "label": f"{issue['user']['login']}:branch-{thread.number}",
+        "ref": f"branch-{thread.number}",
+        "sha": landed_sha(thread)[::-1],
+        "user": issue["user"],
+        "repo": None,
+    }
+    base = {
+        "label": f"{thread.repo.split('/')[0]}:main",
+        "ref": "main",
+        "sha": "0" * 40,
+        "user": user(thread.repo.split("/")[0], api),
+        "repo": None,
+    }
     merged_at = issue["pull_request"]["merged_at"]
     payload: dict[str, Any] = {
-        "url": url, "id": issue["id"], "node_id": issue["node_id"], "html_url": issue["html_url"],
-        "diff_url": issue["pull_request"]["diff_url"], "patch_url": issue["pull_request"]["patch_url"],
-        "issue_url": issue["url"], "number": thread.number, "state": issue["state"], "locked": False,
-        "title": issue["title"], "user": issue["user"], "body": issue["body"], "created_at": issue["created_at"],
-        "updated_at": issue["updated_at"], "closed_at": issue["closed_at"], "merged_at": merged_at,
-        "merge_commit_sha": landed_sha(thread) if thread.landed else None, "assignee": None, "assignees": [],
-        "requested_reviewers": [], "requested_teams": [], "labels": issue["labels"], "milestone": None,
-        "draft": False, "commits_url": f"{url}/commits", "review_comments_url": f"{url}/comments",
-        "review_comment_url": f"{api}/repos/{thread.repo}/pulls/comments{{/number}}", "comments_url": issue["comments_url"],
-        "statuses_url": f"{api}/repos/{thread.repo}/statuses/{head['sha']}", "head": head, "base": base,
-        "_links": {"self": {"href": url}, "html": {"href": issue["html_url"]}, "issue": {"href": issue["url"]},
-                   "comments": {"href": issue["comments_url"]}, "review_comments": {"href": f"{url}/comments"},
-                   "review_comment": {"href": f"{api}/repos/{thread.repo}/pulls/comments{{/number}}"},
-                   "commits": {"href": f"{url}/commits"}, "statuses": {"href": f"{api}/repos/{thread.repo}/statuses/{head['sha']}"}},
-        "author_association": issue["author_association"], "auto_merge": None, "active_lock_reason": None,
+        "url": url,
+        "id": issue["id"],
+        "node_id": issue["node_id"],
+        "html_url": issue["html_url"],
+        "diff_url": issue["pull_request"]["diff_url"],
+        "patch_url": issue["pull_request"]["patch_url"],
+        "issue_url": issue["url"],
+        "number": thread.number,
+        "state": issue["state"],
+        "locked": False,
+        "title": issue["title"],
+        "user": issue["user"],
+        "body": issue["body"],
+        "created_at": issue["created_at"],
+        "updated_at": issue["updated_at"],
+        "closed_at": issue["closed_at"],
+        "merged_at": merged_at,
+        "merge_commit_sha": landed_sha(thread) if thread.landed else None,
+        "assignee": None,
+        "assignees": [],
+        "requested_reviewers": [],
+        "requested_teams": [],
+        "labels": issue["labels"],
+        "milestone": None,
+        "draft": False,
+        "commits_url": f"{url}/commits",
+        "review_comments_url": f"{url}/comments",
+        "review_comment_url": f"{api}/repos/{thread.repo}/pulls/comments{{/number}}",
+        "comments_url": issue["comments_url"],
+        "statuses_url": f"{api}/repos/{thread.repo}/statuses/{head['sha']}",
+        "head": head,
+        "base": base,
+        "_links": {
+            "self": {"href": url},
+            "html": {"href": issue["html_url"]},
+            "issue": {"href": issue["url"]},
+            "comments": {"href": issue["comments_url"]},
+            "review_comments": {"href": f"{url}/comments"},
+            "review_comment": {"href": f"{api}/repos/{thread.repo}/pulls/comments{{/number}}"},
+            "commits": {"href": f"{url}/commits"},
+            "statuses": {"href": f"{api}/repos/{thread.repo}/statuses/{head['sha']}"},
+        },
+        "author_association": issue["author_association"],
+        "auto_merge": None,
+        "active_lock_reason": None,
     }
     if detailed:
-        payload.update({
-            "merged": merged_at is not None, "mergeable": None, "rebaseable": None, "mergeable_state": "unknown",
-            "merged_by": None, "comments": len(thread.comments), "review_comments": 0, "maintainer_can_modify": False,
-            "commits": 1, "additions": 0, "deletions": 0, "changed_files": 0,
-        })
+        payload.update(
+            {
+                "merged": merged_at is not None,
+                "mergeable": None,
+                "rebaseable": None,
+                "mergeable_state": "unknown",
+                "merged_by": None,
+                "comments": len(thread.comments),
+                "review_comments": 0,
+                "maintainer_can_modify": False,
+                "commits": 1,
+                "additions": 0,
+                "deletions": 0,
+                "changed_files": 0,
+            }
+        )
     return payload
 
 
 def repo_payload(repo: str, api: str) -> dict[str, Any]:
     owner, name = repo.split("/")
-    return {"id": stable_int("repo", repo), "node_id": f"R_{stable_int('repo-node', repo)}", "name": name,
-            "full_name": repo, "private": False, "owner": user(owner, api), "html_url": f"https://github.com/{repo}",
-            "url": f"{api}/repos/{repo}", "default_branch": "main", "has_issues": True}
+    return {
+        "id": stable_int("repo", repo),
+        "node_id": f"R_{stable_int('repo-node', repo)}",
+        "name": name,
+        "full_name": repo,
+        "private": False,
+        "owner": user(owner, api),
+        "html_url": f"https://github.com/{repo}",
+        "url": f"{api}/repos/{repo}",
+        "default_branch": "main",
+        "has_issues": True,
+    }
 
 
 def file_payload(entry: dict[str, Any], repo: str, api: str) -> dict[str, Any]:
@@ -212,9 +344,14 @@ def file_payload(entry: dict[str, Any], repo: str, api: str) -> dict[str, Any]:
     name = entry["filename"]
     sha = hashlib.sha1(f"{repo}:{name}".encode()).hexdigest()
     return {
-        "sha": sha, "filename": name, "status": entry.get("status", "modified"),
-        "additions": entry.get("additions", 1), "deletions": entry.get("deletions", 0),
+        "sha": sha,
+        "filename": name,
+        "status": entry.get("status", "modified"),
+        "additions": entry.get("additions", 1),
+        "deletions": entry.get("deletions", 0),
         "changes": entry.get("additions", 1) + entry.get("deletions", 0),
-        "blob_url": f"https://github.com/{repo}/blob/{sha}/{name}", "raw_url": f"https://github.com/{repo}/raw/{sha}/{name}",
-        "contents_url": f"{api}/repos/{repo}/contents/{name}?ref={sha}", "patch": entry.get("patch", ""),
+        "blob_url": f"https://github.com/{repo}/blob/{sha}/{name}",
+        "raw_url": f"https://github.com/{repo}/raw/{sha}/{name}",
+        "contents_url": f"{api}/repos/{repo}/contents/{name}?ref={sha}",
+        "patch": entry.get("patch", ""),
     }

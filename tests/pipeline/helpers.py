@@ -12,14 +12,21 @@ from pytorch_insight.pipeline.features import extract_features
 PROFILE: Profile = load_profile("pytorch")
 
 
-def item(number: int, title: str = "", body: str = "", kind: str = "issue", repo: str = "pytorch/pytorch",
-         **fields: Any) -> Item:
+def item(
+    number: int, title: str = "", body: str = "", kind: str = "issue", repo: str = "pytorch/pytorch", **fields: Any
+) -> Item:
     comments = [Comment(author=f"user{i}", date="2026-04-09", body="x") for i in range(fields.pop("n_comments", 0))]
     path = "pull" if kind == "pull_request" else "issues"
     defaults: dict[str, Any] = {
-        "id": f"github:{repo}#{number}", "source": "github", "repo": repo, "number": number,
-        "url": f"https://github.com/{repo}/{path}/{number}", "author": "someone", "state": "open",
-        "created": "2026-04-08T12:00:00Z", "comments": comments,
+        "id": f"github:{repo}#{number}",
+        "source": "github",
+        "repo": repo,
+        "number": number,
+        "url": f"https://github.com/{repo}/{path}/{number}",
+        "author": "someone",
+        "state": "open",
+        "created": "2026-04-08T12:00:00Z",
+        "comments": comments,
     }
     return Item(**{**defaults, **fields, "kind": kind, "title": title, "body": body})
 

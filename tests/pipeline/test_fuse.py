@@ -4,8 +4,14 @@ from tests.pipeline.helpers import item, ref, relations, run
 
 def test_the_same_url_from_two_sources_becomes_one_item() -> None:
     github = item(5, "[RFC] A new dispatcher")
-    forum_copy = Item(id="forum:dev-discuss.pytorch.org/t/1", source="forum", kind="forum", title="[RFC] A new dispatcher",
-                      url="http://github.com/pytorch/pytorch/issues/5/", created="2026-04-08T12:00:00Z")
+    forum_copy = Item(
+        id="forum:dev-discuss.pytorch.org/t/1",
+        source="forum",
+        kind="forum",
+        title="[RFC] A new dispatcher",
+        url="http://github.com/pytorch/pytorch/issues/5/",
+        created="2026-04-08T12:00:00Z",
+    )
     result = run(github, forum_copy)
     assert list(result) == [github.id]
     assert result[github.id].aliases == ["forum:dev-discuss.pytorch.org/t/1"]
@@ -13,7 +19,9 @@ def test_the_same_url_from_two_sources_becomes_one_item() -> None:
 
 def test_resubmitted_prs_keep_the_landed_one_as_canonical() -> None:
     first = item(10, "[Inductor] Don't expand bias for addmm (#10)", kind="pull_request", state="merged")
-    again = item(20, "[Inductor] Don't expand bias for addmm (#20)", kind="pull_request", created="2026-04-10T12:00:00Z")
+    again = item(
+        20, "[Inductor] Don't expand bias for addmm (#20)", kind="pull_request", created="2026-04-10T12:00:00Z"
+    )
     result = run(first, again)
     assert result[again.id].canonical == first.id and result[first.id].canonical is None
     assert relations(result[first.id], "duplicate") == [again.id]
@@ -21,11 +29,23 @@ def test_resubmitted_prs_keep_the_landed_one_as_canonical() -> None:
 
 
 def test_without_a_landed_pr_the_newest_stands_and_titles_cut_short_still_match() -> None:
-    old = item(30, "[user-streams] Fix cudagraphs compatibility with current stream", kind="pull_request", state="closed")
-    new = item(31, "[user-streams] Fix cudagraphs compatibility with current stream (#180…", kind="pull_request",
-               state="closed", created="2026-04-12T12:00:00Z")
-    third = item(32, "[user-streams] Fix cudagraphs compatibility with current stream", kind="pull_request",
-                 state="closed", created="2026-04-09T12:00:00Z")
+    old = item(
+        30, "[user-streams] Fix cudagraphs compatibility with current stream", kind="pull_request", state="closed"
+    )
+    new = item(
+        31,
+        "[user-streams] Fix cudagraphs compatibility with current stream (#180…",
+        kind="pull_request",
+        state="closed",
+        created="2026-04-12T12:00:00Z",
+    )
+    third = item(
+        32,
+        "[user-streams] Fix cudagraphs compatibility with current stream",
+        kind="pull_request",
+        state="closed",
+        created="2026-04-09T12:00:00Z",
+    )
     result = run(old, new, third)
     assert result[old.id].canonical == new.id and result[third.id].canonical == new.id
 
@@ -37,8 +57,12 @@ def test_duplicate_issues_point_at_the_oldest() -> None:
 
 
 def test_short_or_different_titles_are_not_duplicates() -> None:
-    result = run(item(50, "Fix", kind="pull_request"), item(51, "Fix", kind="pull_request"),
-                 item(52, "Add a thing to inductor", kind="pull_request"), item(53, "Add a thing to dynamo", kind="pull_request"))
+    result = run(
+        item(50, "Fix", kind="pull_request"),
+        item(51, "Fix", kind="pull_request"),
+        item(52, "Add a thing to inductor", kind="pull_request"),
+        item(53, "Add a thing to dynamo", kind="pull_request"),
+    )
     assert all(a.canonical is None for a in result.values())
 
 
@@ -60,7 +84,11 @@ def test_relands_and_reverts_link_to_what_they_redo_or_undo() -> None:
 def test_ghstack_members_are_grouped() -> None:
     def body(me: int) -> str:
         lines = [f"* {'__->__ ' if n == me else ''}#{n}" for n in (72, 71, 70)]
-        return "Stack from [ghstack](https://github.com/ezyang/ghstack) (oldest at bottom):\n" + "\n".join(lines) + "\n\nText"
+        return (
+            "Stack from [ghstack](https://github.com/ezyang/ghstack) (oldest at bottom):\n"
+            + "\n".join(lines)
+            + "\n\nText"
+        )
 
     members = [item(n, f"[dynamo] step {n}", body=body(n), kind="pull_request") for n in (70, 71, 72)]
     result = run(*members)

@@ -4,11 +4,19 @@ from tests.pipeline.helpers import item, ref, relations, run
 
 
 def test_closing_keywords_in_all_their_forms() -> None:
-    text = ("Fixes #1\nfixes: #2\nCloses other/repo#3\nResolves https://github.com/pytorch/pytorch/issues/4\n"
-            "Fixed #5, #6 and #7\nPull Request resolved: https://github.com/pytorch/pytorch/pull/8")
+    text = (
+        "Fixes #1\nfixes: #2\nCloses other/repo#3\nResolves https://github.com/pytorch/pytorch/issues/4\n"
+        "Fixed #5, #6 and #7\nPull Request resolved: https://github.com/pytorch/pytorch/pull/8"
+    )
     assert closing_references(text, "pytorch/pytorch") == [
-        ("pytorch/pytorch", 1), ("pytorch/pytorch", 2), ("other/repo", 3), ("pytorch/pytorch", 4),
-        ("pytorch/pytorch", 5), ("pytorch/pytorch", 6), ("pytorch/pytorch", 7)]
+        ("pytorch/pytorch", 1),
+        ("pytorch/pytorch", 2),
+        ("other/repo", 3),
+        ("pytorch/pytorch", 4),
+        ("pytorch/pytorch", 5),
+        ("pytorch/pytorch", 6),
+        ("pytorch/pytorch", 7),
+    ]
 
 
 def test_issue_urls_read_as_fixes_unless_the_line_says_otherwise() -> None:
@@ -19,8 +27,12 @@ def test_issue_urls_read_as_fixes_unless_the_line_says_otherwise() -> None:
 def test_fix_links_go_both_ways_with_their_evidence() -> None:
     bug = item(100, "torch.compile gives wrong results")
     fix = item(101, "[dynamo] Fix wrong results", body="Fixes #100", kind="pull_request")
-    by_url = item(102, "[dynamo] Another fix", body="See the repro.\nhttps://github.com/pytorch/pytorch/issues/100",
-                  kind="pull_request")
+    by_url = item(
+        102,
+        "[dynamo] Another fix",
+        body="See the repro.\nhttps://github.com/pytorch/pytorch/issues/100",
+        kind="pull_request",
+    )
     names_a_pr = item(103, "[inductor] Follow-up", body="Fixes #101", kind="pull_request")
     result = run(bug, fix, by_url, names_a_pr)
     assert relations(result[bug.id], "fixed_by") == [fix.id, by_url.id]
@@ -32,9 +44,16 @@ def test_fix_links_go_both_ways_with_their_evidence() -> None:
 def test_landed_commits_link_to_their_pr_and_to_the_issue_they_fix() -> None:
     pr = item(200, "[inductor] Fix a crash", kind="pull_request")
     bug = item(199, "Crash in inductor")
-    commit = Item(id="commit:pytorch/pytorch@abc", source="github", kind="commit", repo="pytorch/pytorch",
-                  title="[inductor] Fix a crash (#200)", body="Fixes #199\n\nPull Request resolved: https://github.com/pytorch/pytorch/pull/200",
-                  created="2026-04-09T12:00:00Z", relations=[Relation(type="lands", target=ref(200), evidence="Pull Request resolved line")])
+    commit = Item(
+        id="commit:pytorch/pytorch@abc",
+        source="github",
+        kind="commit",
+        repo="pytorch/pytorch",
+        title="[inductor] Fix a crash (#200)",
+        body="Fixes #199\n\nPull Request resolved: https://github.com/pytorch/pytorch/pull/200",
+        created="2026-04-09T12:00:00Z",
+        relations=[Relation(type="lands", target=ref(200), evidence="Pull Request resolved line")],
+    )
     result = run(pr, bug, commit)
     assert relations(result[pr.id], "landed_by") == [commit.id]
     assert relations(result[bug.id], "fixed_by") == [commit.id]
@@ -43,9 +62,15 @@ def test_landed_commits_link_to_their_pr_and_to_the_issue_they_fix() -> None:
 
 def test_forum_posts_link_to_the_github_items_they_discuss() -> None:
     issue = item(300, "[RFC] Something")
-    post = Item(id="forum:dev-discuss.pytorch.org/t/9", source="forum", kind="forum", title="Thoughts on the RFC",
-                body="See https://github.com/pytorch/pytorch/issues/300 for the proposal.", created="2026-04-09T12:00:00Z",
-                url="https://dev-discuss.pytorch.org/t/9")
+    post = Item(
+        id="forum:dev-discuss.pytorch.org/t/9",
+        source="forum",
+        kind="forum",
+        title="Thoughts on the RFC",
+        body="See https://github.com/pytorch/pytorch/issues/300 for the proposal.",
+        created="2026-04-09T12:00:00Z",
+        url="https://dev-discuss.pytorch.org/t/9",
+    )
     result = run(issue, post)
     assert relations(result[post.id], "discusses") == [issue.id]
     assert relations(result[issue.id], "discussed_in") == [post.id]

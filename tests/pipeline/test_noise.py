@@ -3,17 +3,20 @@ import pytest
 from tests.pipeline.helpers import item, run, texts
 
 
-@pytest.mark.parametrize(("title", "author", "reason"), [
-    ("[vllm hash update] update the pinned vllm hash", "pytorchupdatebot", "bot author pytorchupdatebot"),
-    ("Something a bot did", "renovate[bot]", "bot author renovate[bot]"),
-    ("DISABLED test_foo (__main__.TestBar)", "someone", "CI automation (disabled or unstable test)"),
-    ("UNSTABLE trunk / linux-jammy-rocm / test (default)", "someone", "CI automation (disabled or unstable test)"),
-    ("Bump the triton version", "someone", "pinned version or dependency bump"),
-    ("[CI] Move the docker images to a new registry", "someone", "CI, docker or build-infrastructure churn"),
-    ("[BE] Tidy up imports in dynamo", "someone", "typo or [BE] clean-up"),
-    ("Fix typo in the FSDP docstring", "someone", "typo or [BE] clean-up"),
-    ("[ROCm][inductor][UT] Preserve combo kernel options", "someone", "test-only change"),
-])
+@pytest.mark.parametrize(
+    ("title", "author", "reason"),
+    [
+        ("[vllm hash update] update the pinned vllm hash", "pytorchupdatebot", "bot author pytorchupdatebot"),
+        ("Something a bot did", "renovate[bot]", "bot author renovate[bot]"),
+        ("DISABLED test_foo (__main__.TestBar)", "someone", "CI automation (disabled or unstable test)"),
+        ("UNSTABLE trunk / linux-jammy-rocm / test (default)", "someone", "CI automation (disabled or unstable test)"),
+        ("Bump the triton version", "someone", "pinned version or dependency bump"),
+        ("[CI] Move the docker images to a new registry", "someone", "CI, docker or build-infrastructure churn"),
+        ("[BE] Tidy up imports in dynamo", "someone", "typo or [BE] clean-up"),
+        ("Fix typo in the FSDP docstring", "someone", "typo or [BE] clean-up"),
+        ("[ROCm][inductor][UT] Preserve combo kernel options", "someone", "test-only change"),
+    ],
+)
 def test_each_kind_of_noise_is_marked_and_kept(title: str, author: str, reason: str) -> None:
     result = run(item(1, title, author=author, kind="pull_request"))
     [only] = result.values()

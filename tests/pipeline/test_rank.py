@@ -4,8 +4,12 @@ from tests.pipeline.helpers import PROFILE, item, run, texts
 
 def test_severity_signals_raise_the_score_and_are_explained() -> None:
     plain = item(1, "torch.compile question about guards")
-    severe = item(2, "torch.compile gives wrong results on H100", body="Silently wrong results; a segfault too.",
-                  labels=["high priority"])
+    severe = item(
+        2,
+        "torch.compile gives wrong results on H100",
+        body="Silently wrong results; a segfault too.",
+        labels=["high priority"],
+    )
     result = run(plain, severe)
     assert result[severe.id].score > result[plain.id].score
     assert {"triaged high priority", "silent wrong results", "crash"} <= set(texts(result[severe.id].reasons))
@@ -22,7 +26,9 @@ def test_engagement_fix_availability_and_key_contributors_count() -> None:
     base = result[quiet.id].score
     assert result[discussed.id].score > base and "8 comments" in texts(result[discussed.id].reasons)
     assert result[fixed.id].score > base and "fix PR exists: pytorch/pytorch#13" in texts(result[fixed.id].reasons)
-    assert result[by_key.id].score > base and "by key contributor Edward Z. Yang (Compiler stack)" in texts(result[by_key.id].reasons)
+    assert result[by_key.id].score > base and "by key contributor Edward Z. Yang (Compiler stack)" in texts(
+        result[by_key.id].reasons
+    )
 
 
 def test_noise_is_penalised_but_a_fix_for_a_severe_bug_lifts_it() -> None:

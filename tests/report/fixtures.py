@@ -38,37 +38,104 @@ cc @chauhang @penguinwu @eellison"""
 def week() -> list[Item]:
     def github(number: int, kind: str, title: str, **fields: object) -> Item:
         path = "pull" if kind == "pull_request" else "issues"
-        values = {"id": f"github:pytorch/pytorch#{number}", "source": "github", "kind": kind, "repo": "pytorch/pytorch",
-                  "number": number, "url": f"https://github.com/pytorch/pytorch/{path}/{number}", "title": title,
-                  "author": "someone", "state": "open", "created": "2026-04-08T12:00:00Z"}
+        values = {
+            "id": f"github:pytorch/pytorch#{number}",
+            "source": "github",
+            "kind": kind,
+            "repo": "pytorch/pytorch",
+            "number": number,
+            "url": f"https://github.com/pytorch/pytorch/{path}/{number}",
+            "title": title,
+            "author": "someone",
+            "state": "open",
+            "created": "2026-04-08T12:00:00Z",
+        }
         values.update(fields)
         return Item(**values)
 
     return [
-        github(1001, "issue", "torch.compile max-autotune gives wrong results for SDPA", body=BUG_BODY,
-               labels=["high priority", "module: inductor"], author="alice",
-               comments=[Comment(id=1, author="eellison", date="2026-04-09T10:00:00Z", body="Confirmed, a fix is coming.")]),
-        github(1002, "pull_request", "[inductor] Key the autotune cache by stride", body="Fixes #1001\n\nThe cache in `select_algorithm.py` ignored strides.",
-               author="eellison", state="merged", merged="2026-04-10T12:00:00Z",
-               files=[{"filename": "torch/_inductor/select_algorithm.py", "additions": 3, "deletions": 1,
-                       "functions": ["AlgorithmSelectorCache.__call__"]}]),
-        github(1003, "rfc", "[RFC] Device-generic caching allocator", body="## Summary\n\nA proposal to share the allocator across backends.",
-               author="bob"),
-        github(1004, "issue", "DISABLED test_foo (__main__.TestBar)", body="Platforms: rocm\n\nThis test was disabled because it is failing in CI.",
-               author="ci-user"),
-        github(1005, "issue", "<script>alert('x')</script> | pipes | *stars*", body="A title that tries to inject markup."),
-        Item(id="commit:pytorch/pytorch@abcdef1234567", source="github", kind="commit", repo="pytorch/pytorch",
-             sha="abcdef1234567", title="[inductor] Key the autotune cache by stride (#1002)", state="landed",
-             created="2026-04-10T12:00:00Z", url="https://github.com/pytorch/pytorch/commit/abcdef1234567",
-             relations=[Relation(type="lands", target="github:pytorch/pytorch#1002", evidence="Pull Request resolved line")]),
-        Item(id="event:https://events.example/keynote", source="event", kind="event", title="Keynote: compilers",
-             url="https://events.example/keynote", created="2026-04-09T09:00:00Z"),
+        github(
+            1001,
+            "issue",
+            "torch.compile max-autotune gives wrong results for SDPA",
+            body=BUG_BODY,
+            labels=["high priority", "module: inductor"],
+            author="alice",
+            comments=[
+                Comment(id=1, author="eellison", date="2026-04-09T10:00:00Z", body="Confirmed, a fix is coming.")
+            ],
+        ),
+        github(
+            1002,
+            "pull_request",
+            "[inductor] Key the autotune cache by stride",
+            body="Fixes #1001\n\nThe cache in `select_algorithm.py` ignored strides.",
+            author="eellison",
+            state="merged",
+            merged="2026-04-10T12:00:00Z",
+            files=[
+                {
+                    "filename": "torch/_inductor/select_algorithm.py",
+                    "additions": 3,
+                    "deletions": 1,
+                    "functions": ["AlgorithmSelectorCache.__call__"],
+                }
+            ],
+        ),
+        github(
+            1003,
+            "rfc",
+            "[RFC] Device-generic caching allocator",
+            body="## Summary\n\nA proposal to share the allocator across backends.",
+            author="bob",
+        ),
+        github(
+            1004,
+            "issue",
+            "DISABLED test_foo (__main__.TestBar)",
+            body="Platforms: rocm\n\nThis test was disabled because it is failing in CI.",
+            author="ci-user",
+        ),
+        github(
+            1005, "issue", "<script>alert('x')</script> | pipes | *stars*", body="A title that tries to inject markup."
+        ),
+        Item(
+            id="commit:pytorch/pytorch@abcdef1234567",
+            source="github",
+            kind="commit",
+            repo="pytorch/pytorch",
+            sha="abcdef1234567",
+            title="[inductor] Key the autotune cache by stride (#1002)",
+            state="landed",
+            created="2026-04-10T12:00:00Z",
+            url="https://github.com/pytorch/pytorch/commit/abcdef1234567",
+            relations=[
+                Relation(type="lands", target="github:pytorch/pytorch#1002", evidence="Pull Request resolved line")
+            ],
+        ),
+        Item(
+            id="event:https://events.example/keynote",
+            source="event",
+            kind="event",
+            title="Keynote: compilers",
+            url="https://events.example/keynote",
+            created="2026-04-09T09:00:00Z",
+        ),
     ]
 
 
 def fixed_report(lang: str) -> Report:
     ranked = assess(week(), PROFILE)
-    statuses = [SourceStatus(name="github", status=CoverageStatus.OK, items=6, requests=4, note=""),
-                SourceStatus(name="slack", status=CoverageStatus.SKIPPED, note="skipped: no SLACK_TOKEN")]
-    return build_report(ranked, window=WINDOW, profile=PROFILE, reader=PROFILE.reader(None), statuses=statuses,
-                        collected=7, options=ReportOptions(lang=lang, generated_at=GENERATED))
+    statuses = [
+        SourceStatus(name="github", status=CoverageStatus.OK, items=6, requests=4, note=""),
+        SourceStatus(name="slack", status=CoverageStatus.SKIPPED, note="skipped: no SLACK_TOKEN"),
+    ]
+    return build_report(
+        ranked,
+        window=WINDOW,
+        profile=PROFILE,
+        reader=PROFILE.reader(None),
+        statuses=statuses,
+        collected=7,
+        options=ReportOptions(lang=lang, generated_at=GENERATED),
+    )

@@ -9,8 +9,16 @@ from pathlib import Path
 from pytorch_insight.report.render import render_html
 from tests.report.fixtures import fixed_report
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium() -> str:
@@ -22,8 +30,12 @@ def chromium() -> str:
 def test_chromium_renders_the_report_and_runs_nothing_from_the_sources(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     page.write_text(render_html(fixed_report("en")), encoding="utf-8")
-    result = subprocess.run([chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
-                             "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     dom = result.stdout
     assert result.returncode == 0, result.stderr[-500:]
     assert "<h1>PyTorch Community Report</h1>" in dom
@@ -36,8 +48,18 @@ def test_chromium_prints_the_report_to_pdf(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     page.write_text(render_html(fixed_report("zh")), encoding="utf-8")
     pdf = tmp_path / "report.pdf"
-    result = subprocess.run([chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
-                             f"--print-to-pdf={pdf}", "--no-pdf-header-footer", page.as_uri()],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            chromium(),
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            f"--print-to-pdf={pdf}",
+            "--no-pdf-header-footer",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr[-500:]
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 10_000

@@ -13,8 +13,21 @@ from pytorch_insight.cli import main
 from tests.conftest import RAW_WEEKS
 from tests.fakes.github import FakeGitHub
 
-ITEM_KEYS = {"id", "number", "kind", "url", "title", "author", "created", "areas", "priority", "score", "rank",
-             "reasons", "relations"}
+ITEM_KEYS = {
+    "id",
+    "number",
+    "kind",
+    "url",
+    "title",
+    "author",
+    "created",
+    "areas",
+    "priority",
+    "score",
+    "rank",
+    "reasons",
+    "relations",
+}
 
 
 def cli(*args: str) -> None:
@@ -30,13 +43,27 @@ def report_of_the_fortnight(tmp_path: Path) -> Callable[..., dict[str, Any]]:
     cli("import", "-q", "--db", db, str(RAW_WEEKS))
 
     def make(*extra: str, out: str = "out") -> dict[str, Any]:
-        cli("report", "-q", "--db", db, "--since", "2026-04-07", "--until", "2026-04-20", "--out", str(tmp_path / out), *extra)
+        cli(
+            "report",
+            "-q",
+            "--db",
+            db,
+            "--since",
+            "2026-04-07",
+            "--until",
+            "2026-04-20",
+            "--out",
+            str(tmp_path / out),
+            *extra,
+        )
         return json.loads((tmp_path / out / "2026-04-07_2026-04-20.json").read_text())
 
     return make
 
 
-def test_the_document_holds_ranked_linked_classified_items(report_of_the_fortnight: Callable[..., dict[str, Any]]) -> None:
+def test_the_document_holds_ranked_linked_classified_items(
+    report_of_the_fortnight: Callable[..., dict[str, Any]],
+) -> None:
     report = report_of_the_fortnight()
     assert report["schema_version"] == "1"
     assert report["window"] == {"since": "2026-04-07", "until": "2026-04-20"}
@@ -47,7 +74,11 @@ def test_the_document_holds_ranked_linked_classified_items(report_of_the_fortnig
     assert [entry["score"] for entry in items] == sorted((entry["score"] for entry in items), reverse=True)
     assert all(entry["areas"] and entry["reasons"] is not None for entry in items)
     fixed = next(entry for entry in items if entry["id"] == "github:pytorch/pytorch#180642")
-    assert {"type": "fixed_by", "target": "github:pytorch/pytorch#180670", "evidence": "closing keyword in PR body"} in fixed["relations"]
+    assert {
+        "type": "fixed_by",
+        "target": "github:pytorch/pytorch#180670",
+        "evidence": "closing keyword in PR body",
+    } in fixed["relations"]
     assert report["stats"]["high"] == report["counts"]["priority"]["high"] > 0
 
 
@@ -75,8 +106,12 @@ def test_another_reader_gets_another_ranking(report_of_the_fortnight: Callable[.
     assert [entry["id"] for entry in distributed["focus"]] != generalist
 
 
-def test_coverage_comes_from_the_last_collection(tmp_path: Path, shared_rows: list[dict[str, Any]],
-                                                 start_github: Callable[..., FakeGitHub], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_coverage_comes_from_the_last_collection(
+    tmp_path: Path,
+    shared_rows: list[dict[str, Any]],
+    start_github: Callable[..., FakeGitHub],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("GITHUB_API_URL", start_github(shared_rows).url)
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
     db = str(tmp_path / "insight.db")

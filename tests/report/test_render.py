@@ -67,13 +67,22 @@ def test_archive_lists_every_report_and_the_feed_is_atom(tmp_path: Path) -> None
     write_report(fixed_report("zh"), tmp_path)
     write_report(fixed_report("en"), tmp_path)
     names = sorted(path.name for path in tmp_path.iterdir())
-    assert names == ["2026-04-07_2026-04-13.en.html", "2026-04-07_2026-04-13.en.json", "2026-04-07_2026-04-13.en.md",
-                     "2026-04-07_2026-04-13.html", "2026-04-07_2026-04-13.json", "2026-04-07_2026-04-13.md",
-                     "feed.xml", "index.html"]
+    assert names == [
+        "2026-04-07_2026-04-13.en.html",
+        "2026-04-07_2026-04-13.en.json",
+        "2026-04-07_2026-04-13.en.md",
+        "2026-04-07_2026-04-13.html",
+        "2026-04-07_2026-04-13.json",
+        "2026-04-07_2026-04-13.md",
+        "feed.xml",
+        "index.html",
+    ]
     index = (tmp_path / "index.html").read_text()
     assert 'href="2026-04-07_2026-04-13.html"' in index and 'href="2026-04-07_2026-04-13.en.html"' in index
     feed = ElementTree.parse(tmp_path / "feed.xml").getroot()
     atom = "{http://www.w3.org/2005/Atom}"
     assert feed.tag == f"{atom}feed"
     assert [entry.find(f"{atom}link").get("href") for entry in feed.findall(f"{atom}entry")] == [
-        "2026-04-07_2026-04-13.html", "2026-04-07_2026-04-13.en.html"]
+        "2026-04-07_2026-04-13.html",
+        "2026-04-07_2026-04-13.en.html",
+    ]

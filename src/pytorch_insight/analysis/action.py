@@ -15,9 +15,9 @@ FOCUS_WEIGHT = 1.0  # a reader weight at or above this makes an area "theirs"
 
 @dataclass(frozen=True)
 class Suggestion:
-    action: str    # follow | track | adapt | ignore
-    urgency: str   # P0 | P1 | P2
-    why: str       # catalogue key of the rule that decided
+    action: str  # follow | track | adapt | ignore
+    urgency: str  # P0 | P1 | P2
+    why: str  # catalogue key of the rule that decided
 
 
 def suggest(assessment: Assessment, analysis: Analysis, reader: Reader) -> Suggestion:

@@ -26,9 +26,15 @@ def file_changes(payloads: list[dict[str, Any]]) -> list[FileChange]:
             match = DEFINITION.search(context)
             if match and match.group(1) not in functions:
                 functions.append(match.group(1))
-        changes.append(FileChange(filename=payload.get("filename", ""), status=payload.get("status", "modified"),
-                                  additions=payload.get("additions", 0), deletions=payload.get("deletions", 0),
-                                  functions=functions[:10]))
+        changes.append(
+            FileChange(
+                filename=payload.get("filename", ""),
+                status=payload.get("status", "modified"),
+                additions=payload.get("additions", 0),
+                deletions=payload.get("deletions", 0),
+                functions=functions[:10],
+            )
+        )
     return changes
 
 
@@ -46,7 +52,9 @@ def _needles(files: list[FileChange]) -> list[str]:
             parts = path.with_suffix("").parts
             needles.append(rf"\b{re.escape('.'.join(parts))}\b")
             if len(parts) > 1:
-                needles.append(rf"\bfrom\s+{re.escape('.'.join(parts[:-1]))}\s+import\b[^\n]*\b{re.escape(parts[-1])}\b")
+                needles.append(
+                    rf"\bfrom\s+{re.escape('.'.join(parts[:-1]))}\s+import\b[^\n]*\b{re.escape(parts[-1])}\b"
+                )
     return list(dict.fromkeys(needles))
 
 

@@ -6,33 +6,65 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pytorch_insight.analysis.model import Analysis, AnalysisContext, Comparison, Facts, FileChange, FixState
+from pytorch_insight.analysis.model import (
+    Analysis,
+    AnalysisContext,
+    Comparison,
+    Facts,
+    FileChange,
+    FixState,
+)
 from pytorch_insight.analysis.text import Body, parse_body, section, sentences
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline import Assessment
 
-SUMMARY_SECTIONS = ("describe the bug", "summary", "issue", "problem", "the feature, motivation and pitch",
-                    "motivation", "description", "context")
-ROOT_CAUSE = re.compile(r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
-                        r"this happens (?:when|because)|the reason (?:is|was))\b", re.I)
-IMPACT = re.compile(r"\b(?:regress\w*|slower|faster|speed-?up|throughput|latency|affects?|all users|every|breaks?|"
-                    r"broken|fails?|failing|wrong|incorrect|oom|out of memory|crash\w*|hangs?|deadlock\w*|tok/s|%)", re.I)
-WORKAROUND = re.compile(r"\b(?:work-?around|work around|as a temporary (?:fix|solution)|in the meantime|"
-                        r"you can (?:set|disable|use|pass)|mutes? (?:this|the) (?:issue|problem)|avoids? (?:this|the) "
-                        r"(?:issue|problem)|makes? (?:it|the (?:issue|problem)) go away)\b", re.I)
+SUMMARY_SECTIONS = (
+    "describe the bug",
+    "summary",
+    "issue",
+    "problem",
+    "the feature, motivation and pitch",
+    "motivation",
+    "description",
+    "context",
+)
+ROOT_CAUSE = re.compile(
+    r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
+    r"this happens (?:when|because)|the reason (?:is|was))\b",
+    re.I,
+)
+IMPACT = re.compile(
+    r"\b(?:regress\w*|slower|faster|speed-?up|throughput|latency|affects?|all users|every|breaks?|"
+    r"broken|fails?|failing|wrong|incorrect|oom|out of memory|crash\w*|hangs?|deadlock\w*|tok/s|%)",
+    re.I,
+)
+WORKAROUND = re.compile(
+    r"\b(?:work-?around|work around|as a temporary (?:fix|solution)|in the meantime|"
+    r"you can (?:set|disable|use|pass)|mutes? (?:this|the) (?:issue|problem)|avoids? (?:this|the) "
+    r"(?:issue|problem)|makes? (?:it|the (?:issue|problem)) go away)\b",
+    re.I,
+)
 MECHANISM = re.compile(r"`[^`]+`|\b[\w/]+\.(?:py|cpp|cu|h|hpp|c|cc|yaml|yml)\b|\b\w+\(\)")
 VERSION_PATTERNS = (
-    ("torch", re.compile(r"\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d+\.\d+(?:\.\d+)?(?:[+.][\w.]+)?)", re.I)),
+    (
+        "torch",
+        re.compile(r"\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d+\.\d+(?:\.\d+)?(?:[+.][\w.]+)?)", re.I),
+    ),
     ("CUDA", re.compile(r"\bCUDA(?:\s+version)?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)")),
     ("ROCm", re.compile(r"\bROCm(?:\s+version)?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)", re.I)),
     ("Python", re.compile(r"\bPython(?:\s+version)?\s*[:=]?\s*`?(3\.\d+(?:\.\d+)?)", re.I)),
     ("triton", re.compile(r"\btriton(?:\s+version)?`?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)", re.I)),
 )
-HARDWARE = re.compile(r"\b(?:[HB]\d{2,3}|GB\d{3}|A100|A10G?|L40S?|L4|V100|T4|MI\d{3}X?|gfx\d{3,4}|"
-                      r"Apple M[1-5](?: (?:Pro|Max|Ultra))?|RTX ?\d{4}|TPU ?v\d\w?|Gaudi ?\d?)\b")
-NUMBER = re.compile(r"(?<![\w.])[~+\-]?\d+(?:\.\d+)?\s?(?:ms|µs|us|sec|GiB|GB|MiB|MB|%|x|tok/s|tokens/s|TFLOPS|GB/s|it/s)(?![\w/]|\.\.)")
+HARDWARE = re.compile(
+    r"\b(?:[HB]\d{2,3}|GB\d{3}|A100|A10G?|L40S?|L4|V100|T4|MI\d{3}X?|gfx\d{3,4}|"
+    r"Apple M[1-5](?: (?:Pro|Max|Ultra))?|RTX ?\d{4}|TPU ?v\d\w?|Gaudi ?\d?)\b"
+)
+NUMBER = re.compile(
+    r"(?<![\w.])[~+\-]?\d+(?:\.\d+)?\s?(?:ms|µs|us|sec|GiB|GB|MiB|MB|%|x|tok/s|tokens/s|TFLOPS|GB/s|it/s)(?![\w/]|\.\.)"
+)
 COMPARISON = re.compile(
-    r"(\d+(?:\.\d+)?)\s?(ms|µs|us|s|GB|MB|tok/s|TFLOPS|GB/s|it/s)\s*(?:vs\.?|versus|->|→|to)\s*(\d+(?:\.\d+)?)\s?\2(?![\w/])")
+    r"(\d+(?:\.\d+)?)\s?(ms|µs|us|s|GB|MB|tok/s|TFLOPS|GB/s|it/s)\s*(?:vs\.?|versus|->|→|to)\s*(\d+(?:\.\d+)?)\s?\2(?![\w/])"
+)
 ERROR_LINE = re.compile(r"^\s*((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b(?::[^\n]{0,200}|\([^\n]{0,80}\))?)", re.M)
 INLINE_ERROR = re.compile(r"`((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b[^`]{0,160})`")
 API = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
@@ -50,7 +82,9 @@ class RuleAnalyser:
         thread = [c.body or "" for c in item.comments if not context.profile.is_bot(c.author)]
         summary = summarise(body)
         state, refs = fix_state(assessment, context)
-        analysis = Analysis(summary=summary, fix_state=state, fix_refs=refs, facts=facts(item, body), analyser=self.name)
+        analysis = Analysis(
+            summary=summary, fix_state=state, fix_refs=refs, facts=facts(item, body), analyser=self.name
+        )
         if not deep:
             return analysis
         analysis.details = " ".join(first(mechanism_sentences(item, body), 2, exclude=summary))
@@ -120,7 +154,7 @@ def _code_after(text: str, sentence: str) -> str:
     anchor = text.find(sentence[:40])
     if anchor < 0:
         return ""
-    rest = text[anchor:anchor + len(sentence) + 400]
+    rest = text[anchor : anchor + len(sentence) + 400]
     block = re.search(r"```[^\n]*\n(.*?)```", rest, re.S)
     return block.group(1).strip() if block else ""
 
@@ -129,13 +163,20 @@ def facts(item: Item, body: Body) -> Facts:
     text = f"{item.title or ''}\n{item.body or ''}"
     return Facts(
         components=[tag for tag in TITLE_TAG.findall(item.title or "")],
-        apis=_distinct(API.findall(text) + [span for span in CODE_SPAN.findall(text) if "." in span or "(" in span])[:6],
-        versions=_most_specific(f"{name} {match}" for name, pattern in VERSION_PATTERNS for match in pattern.findall(text))[:6],
+        apis=_distinct(API.findall(text) + [span for span in CODE_SPAN.findall(text) if "." in span or "(" in span])[
+            :6
+        ],
+        versions=_most_specific(
+            f"{name} {match}" for name, pattern in VERSION_PATTERNS for match in pattern.findall(text)
+        )[:6],
         hardware=_distinct(HARDWARE.findall(text))[:4],
         numbers=_distinct(" ".join(n.split()) for n in NUMBER.findall(text))[:8],
         comparisons=comparisons(text),
-        errors=_distinct(ERROR_LINE.findall("\n".join(body.code_blocks)) + INLINE_ERROR.findall(text)
-                         + ERROR_LINE.findall(item.body or ""))[:3],
+        errors=_distinct(
+            ERROR_LINE.findall("\n".join(body.code_blocks))
+            + INLINE_ERROR.findall(text)
+            + ERROR_LINE.findall(item.body or "")
+        )[:3],
         files=[FileChange.model_validate(f) for f in (item.model_extra or {}).get("files", [])],
     )
 
@@ -146,8 +187,15 @@ def comparisons(text: str) -> list[Comparison]:
     for before, unit, after in COMPARISON.findall(text):
         a, b = float(before), float(after)
         if a:
-            found.append(Comparison(before=a, after=b, unit=unit, change_pct=round((b - a) / a * 100, 1),
-                                    text=f"{before} {unit} → {after} {unit}"))
+            found.append(
+                Comparison(
+                    before=a,
+                    after=b,
+                    unit=unit,
+                    change_pct=round((b - a) / a * 100, 1),
+                    text=f"{before} {unit} → {after} {unit}",
+                )
+            )
     return found[:3]
 
 

@@ -22,7 +22,7 @@ MAX_SENTENCE = 400
 
 @dataclass(frozen=True)
 class Body:
-    sections: dict[str, str]   # lower-cased heading (emoji removed) -> raw text under it; "" = before any heading
+    sections: dict[str, str]  # lower-cased heading (emoji removed) -> raw text under it; "" = before any heading
     code_blocks: list[str]
 
 
@@ -34,7 +34,7 @@ def parse_body(text: str | None) -> Body:
     for index, heading in enumerate(headings):
         end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
         name = EMOJI.sub("", heading.group(1)).strip().lower().rstrip(":")
-        sections.setdefault(name, text[heading.end():end])
+        sections.setdefault(name, text[heading.end() : end])
     return Body(sections, [block.strip() for block in FENCE.findall(text)])
 
 
@@ -55,7 +55,9 @@ def sentences(text: str) -> list[str]:
     for part in SENTENCE_END.split(prose(text)):
         sentence = " ".join(part.split()).lstrip("-* ").strip()
         if len(sentence) >= 12 and any(ch.isalpha() for ch in sentence):
-            found.append(sentence if len(sentence) <= MAX_SENTENCE else sentence[: MAX_SENTENCE - 1].rsplit(" ", 1)[0] + "…")
+            found.append(
+                sentence if len(sentence) <= MAX_SENTENCE else sentence[: MAX_SENTENCE - 1].rsplit(" ", 1)[0] + "…"
+            )
     return found
 
 

@@ -19,7 +19,9 @@ from pytorch_insight.pipeline.rank import rank
 __all__ = ["Assessment", "assess"]
 
 
-def assess(items: Iterable[Item], profile: Profile, reader_id: str | None = None, use_labels: bool = True) -> list[Assessment]:
+def assess(
+    items: Iterable[Item], profile: Profile, reader_id: str | None = None, use_labels: bool = True
+) -> list[Assessment]:
     """Every distinct item of the window, classified, linked and ranked best first."""
     reader = profile.reader(reader_id)
     with _without_cycle_collection():

@@ -14,7 +14,7 @@ class Assessment:
     item: Item
     features: Features
     noise: list[Reason] = field(default_factory=list)
-    canonical: str | None = None            # set on a duplicate: the id of the item that stands for it
+    canonical: str | None = None  # set on a duplicate: the id of the item that stands for it
     aliases: list[str] = field(default_factory=list)  # ids merged into this one (same URL elsewhere)
     relations: list[Relation] = field(default_factory=list)
     areas: list[str] = field(default_factory=list)

@@ -29,15 +29,15 @@ BODY_LIMIT = 4000
 
 @dataclass(slots=True)
 class Features:
-    raw: str                        # title + body as written (for the profile's patterns)
-    text: str                       # lower-cased title + body, code blocks and cc lines removed
-    title: str                      # lower-cased title
-    labels: frozenset[str]          # lower-cased labels
+    raw: str  # title + body as written (for the profile's patterns)
+    text: str  # lower-cased title + body, code blocks and cc lines removed
+    title: str  # lower-cased title
+    labels: frozenset[str]  # lower-cased labels
     words: frozenset[str]
     title_words: frozenset[str]
-    tags: frozenset[str]            # lower-cased bracket tags of the title: "inductor", "rfc" ...
-    owners: frozenset[str]          # lower-cased handles from `cc @...` lines
-    stack: tuple[int, ...]          # ghstack members listed in the body, this item included
+    tags: frozenset[str]  # lower-cased bracket tags of the title: "inductor", "rfc" ...
+    owners: frozenset[str]  # lower-cased handles from `cc @...` lines
+    stack: tuple[int, ...]  # ghstack members listed in the body, this item included
     identifiers: frozenset[str] = field(default_factory=frozenset)
     participants: int = 0
 
@@ -53,16 +53,23 @@ def extract_features(item: Item) -> Features:
     body = (item.body or "")[:BODY_LIMIT]
     prose = FENCE.sub(" ", body)
     has_cc = "cc" in prose.lower()
-    owners = frozenset(handle.lower() for line in CC_LINE.findall(prose) for handle in HANDLE.findall(line)) if has_cc else frozenset()
+    owners = (
+        frozenset(handle.lower() for line in CC_LINE.findall(prose) for handle in HANDLE.findall(line))
+        if has_cc
+        else frozenset()
+    )
     prose_without_cc = CC_LINE.sub(" ", prose) if has_cc else prose
     text = f"{title}\n{prose_without_cc}".lower()
     title_lower = title.lower()
     stack = tuple(int(number) for number in GHSTACK.findall(body)) if "ghstack" in body else ()
     identifiers = frozenset(
-        token for token in IDENTIFIER.findall(f"{title}\n{prose_without_cc}")
+        token
+        for token in IDENTIFIER.findall(f"{title}\n{prose_without_cc}")
         if len(token) >= 6 and not token.lower().startswith(("test_", "http"))
     )
-    participants = len({comment.author for comment in item.comments if comment.author and comment.author != item.author})
+    participants = len(
+        {comment.author for comment in item.comments if comment.author and comment.author != item.author}
+    )
     return Features(
         raw=f"{title}\n{body}",
         text=text,

@@ -58,7 +58,11 @@ def link_duplicates(assessments: Sequence[Assessment]) -> None:
         if assessment.item.kind == "commit":
             continue
         title = normalize_title(assessment.item.title)
-        if len(title.split()) >= 3 and not RELAND.match(assessment.item.title or "") and not REVERT.match(assessment.item.title or ""):
+        if (
+            len(title.split()) >= 3
+            and not RELAND.match(assessment.item.title or "")
+            and not REVERT.match(assessment.item.title or "")
+        ):
             groups[(assessment.item.repo, _family(assessment), title)].append(assessment)
     for members in groups.values():
         if len(members) < 2:
@@ -93,8 +97,12 @@ def link_relands_and_reverts(assessments: Sequence[Assessment]) -> None:
                     target.relate(back, assessment.id, evidence)
 
 
-def _targets(assessment: Assessment, inner: str, by_id: dict[str, Assessment],
-             by_title: dict[tuple[str | None, str], list[Assessment]]) -> list[tuple[Assessment | str, str]]:
+def _targets(
+    assessment: Assessment,
+    inner: str,
+    by_id: dict[str, Assessment],
+    by_title: dict[tuple[str | None, str], list[Assessment]],
+) -> list[tuple[Assessment | str, str]]:
     """What a reland or revert points at: the PR number in its title, else the same title."""
     number = REFERENCED_NUMBER.search(inner)
     if number and assessment.item.repo:

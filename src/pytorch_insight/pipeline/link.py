@@ -16,10 +16,12 @@ REFERENCE = re.compile(
 )
 REFERENCE_GAP = re.compile(r"\s*(?:,|and|&)?\s*", re.I)
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
-NOT_A_FIX = re.compile(r"\b(?:related|see|similar|follow[- ]?up|part of|tracking|umbrella|cf\.|context|pull request resolved)\b", re.I)
+NOT_A_FIX = re.compile(
+    r"\b(?:related|see|similar|follow[- ]?up|part of|tracking|umbrella|cf\.|context|pull request resolved)\b", re.I
+)
 CHANGE_KINDS = ("pull_request", "commit")
 COMMUNITY_KINDS = ("forum", "blog", "event", "slack")
-RELATED_MAX_ITEMS = 4    # an identifier shared by more items than this is too common to mean anything
+RELATED_MAX_ITEMS = 4  # an identifier shared by more items than this is too common to mean anything
 RELATED_PER_ITEM = 5
 
 
@@ -45,7 +47,7 @@ def issue_urls(text: str) -> list[tuple[str, int, bool]]:
         if match.group(2) != "issues":
             continue
         line_start = text.rfind("\n", 0, match.start()) + 1
-        found.append((match.group(1), int(match.group(3)), not NOT_A_FIX.search(text[line_start:match.start()])))
+        found.append((match.group(1), int(match.group(3)), not NOT_A_FIX.search(text[line_start : match.start()])))
     return found
 
 
@@ -57,7 +59,9 @@ def link_fixes(assessments: Sequence[Assessment]) -> None:
             continue
         origin = "landed commit message" if item.kind == "commit" else "PR body"
         targets = [(ref, f"closing keyword in {origin}") for ref in closing_references(item.body, item.repo)]
-        targets += [((repo, number), f"issue URL in {origin}") for repo, number, is_fix in issue_urls(item.body) if is_fix]
+        targets += [
+            ((repo, number), f"issue URL in {origin}") for repo, number, is_fix in issue_urls(item.body) if is_fix
+        ]
         for (repo, number), evidence in targets:
             target = github_item_id(repo, number)
             if target in by_id and by_id[target].item.kind in CHANGE_KINDS:

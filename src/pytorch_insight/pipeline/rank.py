@@ -52,9 +52,13 @@ class Ranker:
         self.settings = profile.ranking
         self.reader = reader
         self.signals = [
-            _CompiledSignal(signal, frozenset(label.lower() for label in signal.labels), KeywordSet(signal.keywords),
-                            tuple(re.compile(p) for p in signal.title_patterns),
-                            tuple(re.compile(p) for p in signal.body_patterns))
+            _CompiledSignal(
+                signal,
+                frozenset(label.lower() for label in signal.labels),
+                KeywordSet(signal.keywords),
+                tuple(re.compile(p) for p in signal.title_patterns),
+                tuple(re.compile(p) for p in signal.body_patterns),
+            )
             for signal in self.settings.signals
         ]
         self.people = {c.login.lower(): c for c in profile.contributors}
@@ -68,16 +72,24 @@ class Ranker:
         settings, item = self.settings, assessment.item
         score = settings.base.get(item.kind, 1.0)
         fired = [signal.signal for signal in self.signals if signal.fires(assessment)]
-        severity = Severity(sum(signal.weight for signal in fired), [reason("signal", tag=f"signal:{s.id}", what=s.reason) for s in fired])
+        severity = Severity(
+            sum(signal.weight for signal in fired),
+            [reason("signal", tag=f"signal:{s.id}", what=s.reason) for s in fired],
+        )
         reasons = list(severity.reasons)
         score += severity.points
         score += self._engagement(assessment, reasons)
         score += self._context(assessment, reasons)
-        weight = max((self.reader.area_weights.get(area, NEUTRAL_WEIGHT) for area in assessment.areas), default=NEUTRAL_WEIGHT)
+        weight = max(
+            (self.reader.area_weights.get(area, NEUTRAL_WEIGHT) for area in assessment.areas), default=NEUTRAL_WEIGHT
+        )
         if weight != NEUTRAL_WEIGHT:
             best = max(assessment.areas, key=lambda area: self.reader.area_weights.get(area, NEUTRAL_WEIGHT))
-            reasons.append(reason("reader-weight", reader=self.reader.role, area=self.area_names.get(best, best),
-                                  weight=f"{weight:g}"))
+            reasons.append(
+                reason(
+                    "reader-weight", reader=self.reader.role, area=self.area_names.get(best, best), weight=f"{weight:g}"
+                )
+            )
         score *= weight
         if assessment.noise:
             score *= settings.noise_factor
@@ -136,8 +148,11 @@ class Ranker:
 
 def inherit_fixed_severity(assessment: Assessment, severity: dict[str, Severity], share: float) -> None:
     """A change that fixes a severe issue matters for that reason too (and may leave the noise)."""
-    fixed = [r.target for r in assessment.relations if r.type == "fixes" and r.target in severity
-             and severity[r.target].points > 0]
+    fixed = [
+        r.target
+        for r in assessment.relations
+        if r.type == "fixes" and r.target in severity and severity[r.target].points > 0
+    ]
     if not fixed or assessment.item.kind not in ("pull_request", "commit"):
         return
     worst = max(fixed, key=lambda target: (severity[target].points, target))

@@ -21,8 +21,19 @@ from pytorch_insight.model import SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.report.i18n import MESSAGES, Catalogue
 from pytorch_insight.report.model import (
-    ActivityGroup, ActivityRow, AreaCoverage, Contributor, Coverage, FocusEntry, Footer, Overview, Report, ReportItem,
-    Team, Theme, WindowModel,
+    ActivityGroup,
+    ActivityRow,
+    AreaCoverage,
+    Contributor,
+    Coverage,
+    FocusEntry,
+    Footer,
+    Overview,
+    Report,
+    ReportItem,
+    Team,
+    Theme,
+    WindowModel,
 )
 from pytorch_insight.window import Window
 
@@ -33,8 +44,21 @@ THEMES = 3
 THEME_ITEMS = 3
 ONE_LINE = 140
 RELATIONS_SHOWN = 8
-RELATION_ORDER = ("fixes", "fixed_by", "reverts", "reverted_by", "relands", "relanded_by", "lands", "landed_by",
-                  "duplicate", "stack", "discussed_in", "discusses", "related")
+RELATION_ORDER = (
+    "fixes",
+    "fixed_by",
+    "reverts",
+    "reverted_by",
+    "relands",
+    "relanded_by",
+    "lands",
+    "landed_by",
+    "duplicate",
+    "stack",
+    "discussed_in",
+    "discusses",
+    "related",
+)
 
 
 @dataclass
@@ -100,15 +124,33 @@ class _Builder:
         t, item = self.t, assessment.item
         suggestion = suggest(assessment, analysis, self.reader)
         why = t.clause_separator.join(r.text(t.lang) for r in assessment.reasons[:4]) or "—"
-        reason = t("selection", priority=t(f"priority_{assessment.priority}"), areas=self.join(self.areas(assessment)),
-                   why=why, action=t(f"action_{suggestion.action}"), urgency=t(f"urgency_{suggestion.urgency}"),
-                   action_why=t(suggestion.why))
+        reason = t(
+            "selection",
+            priority=t(f"priority_{assessment.priority}"),
+            areas=self.join(self.areas(assessment)),
+            why=why,
+            action=t(f"action_{suggestion.action}"),
+            urgency=t(f"urgency_{suggestion.urgency}"),
+            action_why=t(suggestion.why),
+        )
         return FocusEntry(
-            id=item.id, rank=assessment.rank, priority=assessment.priority, deep=deep, kind=item.kind,
-            ref=self.label(item.id), title=item.title or "", url=item.url, author=item.author,
-            created=(item.created or "")[:10] or None, areas=self.areas(assessment), analysis=analysis,
-            fix_text=self.fix_text(analysis), relations=self.relations(assessment), action=suggestion.action,
-            urgency=suggestion.urgency, action_text=f"{t(f'action_{suggestion.action}')} · {t(f'urgency_{suggestion.urgency}')}",
+            id=item.id,
+            rank=assessment.rank,
+            priority=assessment.priority,
+            deep=deep,
+            kind=item.kind,
+            ref=self.label(item.id),
+            title=item.title or "",
+            url=item.url,
+            author=item.author,
+            created=(item.created or "")[:10] or None,
+            areas=self.areas(assessment),
+            analysis=analysis,
+            fix_text=self.fix_text(analysis),
+            relations=self.relations(assessment),
+            action=suggestion.action,
+            urgency=suggestion.urgency,
+            action_text=f"{t(f'action_{suggestion.action}')} · {t(f'urgency_{suggestion.urgency}')}",
             reason=reason,
         )
 
@@ -119,15 +161,26 @@ class _Builder:
         return self.t(f"fix_{analysis.fix_state}", refs=refs)
 
     def relations(self, assessment: Assessment) -> list[str]:
-        ordered = sorted(assessment.relations, key=lambda r: (RELATION_ORDER.index(r.type) if r.type in RELATION_ORDER
-                                                               else len(RELATION_ORDER), r.target))
-        return [self.t(f"relation_{r.type}", ref=self.ref(r.target)) for r in ordered[:RELATIONS_SHOWN]
-                if f"relation_{r.type}" in MESSAGES]
+        ordered = sorted(
+            assessment.relations,
+            key=lambda r: (RELATION_ORDER.index(r.type) if r.type in RELATION_ORDER else len(RELATION_ORDER), r.target),
+        )
+        return [
+            self.t(f"relation_{r.type}", ref=self.ref(r.target))
+            for r in ordered[:RELATIONS_SHOWN]
+            if f"relation_{r.type}" in MESSAGES
+        ]
 
     def overview(self, stats: dict[str, int]) -> Overview:
         t = self.t
-        totals = t("totals", total=stats["after_fusion"], github=stats["github_items"], community=stats["community_items"],
-                   high=stats["high"], medium=stats["medium"])
+        totals = t(
+            "totals",
+            total=stats["after_fusion"],
+            github=stats["github_items"],
+            community=stats["community_items"],
+            high=stats["high"],
+            medium=stats["medium"],
+        )
         high = [a for a in self.ranked if a.priority == "high" and not a.noise and not a.canonical]
         counts = Counter(area for a in high for area in a.areas)
         order = {area.id: index for index, area in enumerate(self.profile.areas)}
@@ -135,13 +188,31 @@ class _Builder:
         for area, count in sorted(counts.items(), key=lambda kv: (-kv[1], order.get(kv[0], 99)))[:THEMES]:
             members = [a for a in high if area in a.areas][:THEME_ITEMS]
             named = self.join([f"{self.ref(a.id)} {_short(a.item.title)}" for a in members])
-            themes.append(Theme(area=area, name=self.area_names.get(area, area), high=count, items=[a.id for a in members],
-                                text=t("theme", area=self.area_names.get(area, area), count=count, items=named)))
-        watch = next((a for a in self.ranked if not a.noise and not a.canonical and (
-            a.item.kind == "rfc" or {r.code for r in a.reasons} & {"signal:design", "signal:api-change"})), None)
-        return Overview(totals=totals, themes=themes,
-                        watch=t("watch", item=f"{self.ref(watch.id)} {_short(watch.item.title)}") if watch else None,
-                        watch_id=watch.id if watch else None)
+            themes.append(
+                Theme(
+                    area=area,
+                    name=self.area_names.get(area, area),
+                    high=count,
+                    items=[a.id for a in members],
+                    text=t("theme", area=self.area_names.get(area, area), count=count, items=named),
+                )
+            )
+        watch = next(
+            (
+                a
+                for a in self.ranked
+                if not a.noise
+                and not a.canonical
+                and (a.item.kind == "rfc" or {r.code for r in a.reasons} & {"signal:design", "signal:api-change"})
+            ),
+            None,
+        )
+        return Overview(
+            totals=totals,
+            themes=themes,
+            watch=t("watch", item=f"{self.ref(watch.id)} {_short(watch.item.title)}") if watch else None,
+            watch_id=watch.id if watch else None,
+        )
 
     def activity(self) -> list[ActivityGroup]:
         groups: dict[str, list[Assessment]] = defaultdict(list)
@@ -152,9 +223,20 @@ class _Builder:
             members = groups.get(kind, [])
             if not members:
                 continue
-            rows = [ActivityRow(id=a.id, star=a.id in self.focus_ids, ref=self.label(a.id), title=a.item.title or "",
-                                url=a.item.url, date=(a.item.created or "")[:10] or None, areas=self.areas(a),
-                                priority=a.priority, summary=self.one_lines[a.id]) for a in members]
+            rows = [
+                ActivityRow(
+                    id=a.id,
+                    star=a.id in self.focus_ids,
+                    ref=self.label(a.id),
+                    title=a.item.title or "",
+                    url=a.item.url,
+                    date=(a.item.created or "")[:10] or None,
+                    areas=self.areas(a),
+                    priority=a.priority,
+                    summary=self.one_lines[a.id],
+                )
+                for a in members
+            ]
             result.append(ActivityGroup(kind=kind, label=self.t(f"group_{kind}"), count=len(rows), rows=rows))
         return result
 
@@ -166,19 +248,28 @@ class _Builder:
                 by_author[author].append(assessment)
         known = {person.login.lower(): person for person in self.profile.contributors}
         key = sorted((login for login in by_author if login.lower() in known), key=str.lower)
-        others = sorted((login for login in by_author if login.lower() not in known),
-                        key=lambda login: (-len(by_author[login]), login.lower()))[:TOP_AUTHORS]
+        others = sorted(
+            (login for login in by_author if login.lower() not in known),
+            key=lambda login: (-len(by_author[login]), login.lower()),
+        )[:TOP_AUTHORS]
         result = []
         for login in key + others:
             person = known.get(login.lower())
             mine = by_author[login]
             team = self.profile.teams.get(person.team) if person else None
-            result.append(Contributor(
-                login=login, name=person.name if person else None, team=person.team if person else None,
-                team_name=(team.zh if self.t.lang == "zh" else team.en) if team else (person.team if person else None),
-                key=bool(person), items=[a.id for a in mine],
-                areas=sorted({self.area_names.get(area, area) for a in mine for area in a.areas}),
-            ))
+            result.append(
+                Contributor(
+                    login=login,
+                    name=person.name if person else None,
+                    team=person.team if person else None,
+                    team_name=(team.zh if self.t.lang == "zh" else team.en)
+                    if team
+                    else (person.team if person else None),
+                    key=bool(person),
+                    items=[a.id for a in mine],
+                    areas=sorted({self.area_names.get(area, area) for a in mine for area in a.areas}),
+                )
+            )
         return result
 
     def teams(self, contributors: list[Contributor]) -> list[Team]:
@@ -189,9 +280,16 @@ class _Builder:
                 continue
             items = [item for c in members for item in c.items]
             areas = sorted({area for c in members for area in c.areas})
-            result.append(Team(id=team_id, name=name.zh if self.t.lang == "zh" else name.en,
-                               members=[c.login for c in members], items=items, areas=areas,
-                               text=self.t("team_line", count=len(items), areas=self.join(areas))))
+            result.append(
+                Team(
+                    id=team_id,
+                    name=name.zh if self.t.lang == "zh" else name.en,
+                    members=[c.login for c in members],
+                    items=items,
+                    areas=areas,
+                    text=self.t("team_line", count=len(items), areas=self.join(areas)),
+                )
+            )
         return result
 
     def area_coverage(self) -> list[AreaCoverage]:
@@ -201,19 +299,42 @@ class _Builder:
             high = [self.ref(a.id) for a in members if a.priority == "high"]
             medium = sum(a.priority == "medium" for a in members)
             level = "high" if high else "medium" if medium else "low"
-            rows.append(AreaCoverage(id=area.id, name=self.area_names[area.id], level=level, items=len(members),
-                                     high=high, medium=medium, low=len(members) - len(high) - medium))
+            rows.append(
+                AreaCoverage(
+                    id=area.id,
+                    name=self.area_names[area.id],
+                    level=level,
+                    items=len(members),
+                    high=high,
+                    medium=medium,
+                    low=len(members) - len(high) - medium,
+                )
+            )
         return rows
 
     def item(self, assessment: Assessment) -> ReportItem:
         item, lang = assessment.item, self.t.lang
         return ReportItem(
-            id=item.id, source=item.source, kind=item.kind, repo=item.repo, number=item.number, url=item.url,
-            title=item.title, author=item.author, created=(item.created or "")[:10] or None, state=item.state,
-            areas=assessment.areas, area_evidence=assessment.area_evidence, priority=assessment.priority,
-            score=assessment.score, rank=assessment.rank, reasons=[r.text(lang) for r in assessment.reasons],
-            noise=[r.text(lang) for r in assessment.noise], duplicate_of=assessment.canonical,
-            merged_from=assessment.aliases, relations=sorted(assessment.relations, key=lambda r: (r.type, r.target)),
+            id=item.id,
+            source=item.source,
+            kind=item.kind,
+            repo=item.repo,
+            number=item.number,
+            url=item.url,
+            title=item.title,
+            author=item.author,
+            created=(item.created or "")[:10] or None,
+            state=item.state,
+            areas=assessment.areas,
+            area_evidence=assessment.area_evidence,
+            priority=assessment.priority,
+            score=assessment.score,
+            rank=assessment.rank,
+            reasons=[r.text(lang) for r in assessment.reasons],
+            noise=[r.text(lang) for r in assessment.noise],
+            duplicate_of=assessment.canonical,
+            merged_from=assessment.aliases,
+            relations=sorted(assessment.relations, key=lambda r: (r.type, r.target)),
             summary=self.one_lines[assessment.id],
         )
 
@@ -256,8 +377,16 @@ def counts(ranked: Sequence[Assessment]) -> dict[str, dict[str, int]]:
     }
 
 
-def build_report(ranked: Sequence[Assessment], *, window: Window, profile: Profile, reader: Reader,
-                 statuses: Sequence[SourceStatus], collected: int, options: ReportOptions | None = None) -> Report:
+def build_report(
+    ranked: Sequence[Assessment],
+    *,
+    window: Window,
+    profile: Profile,
+    reader: Reader,
+    statuses: Sequence[SourceStatus],
+    collected: int,
+    options: ReportOptions | None = None,
+) -> Report:
     options = options or ReportOptions()
     builder = _Builder(ranked, profile, reader, options)
     t = builder.t
@@ -288,7 +417,17 @@ def build_report(ranked: Sequence[Assessment], *, window: Window, profile: Profi
         teams=builder.teams(people),
         coverage=Coverage(sources=list(statuses), areas=builder.area_coverage()),
         stats=numbers,
-        footer=Footer(generator=generator, profile=profile.name, reader=reader.id, analyser=analyser,
-                      text=t("footer", generator=generator, profile=profile.name, reader=role,
-                             analyser=t("analyser_rules") if analyser == "rules" else analyser)),
+        footer=Footer(
+            generator=generator,
+            profile=profile.name,
+            reader=reader.id,
+            analyser=analyser,
+            text=t(
+                "footer",
+                generator=generator,
+                profile=profile.name,
+                reader=role,
+                analyser=t("analyser_rules") if analyser == "rules" else analyser,
+            ),
+        ),
     )

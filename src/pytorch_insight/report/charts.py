@@ -18,8 +18,10 @@ PRIORITIES = ("high", "medium", "low")
 def _frame(title: str, rows: int, body: list[str]) -> str:
     height = rows * (BAR_HEIGHT + GAP) + GAP
     width = LABEL_WIDTH + PLOT_WIDTH + 60
-    return (f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-            f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>{"".join(body)}</svg>')
+    return (
+        f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>{"".join(body)}</svg>'
+    )
 
 
 def _label(y: float, text: str) -> str:
@@ -35,11 +37,13 @@ def area_chart(areas: Sequence[AreaCoverage], title: str) -> str:
         y = GAP + index * (BAR_HEIGHT + GAP)
         body.append(_label(y, area.name))
         x = float(LABEL_WIDTH)
-        for priority, count in zip(PRIORITIES, (len(area.high), area.medium, area.low)):
+        for priority, count in zip(PRIORITIES, (len(area.high), area.medium, area.low), strict=True):
             if count:
                 width = count * scale
-                body.append(f'<rect class="bar-{priority}" x="{x:.1f}" y="{y}" width="{width:.1f}" height="{BAR_HEIGHT}">'
-                            f'<title>{escape(area.name)}: {count} {priority}</title></rect>')
+                body.append(
+                    f'<rect class="bar-{priority}" x="{x:.1f}" y="{y}" width="{width:.1f}" height="{BAR_HEIGHT}">'
+                    f"<title>{escape(area.name)}: {count} {priority}</title></rect>"
+                )
                 x += width
         body.append(f'<text class="value" x="{x + 4:.1f}" y="{y + BAR_HEIGHT * 0.72:.1f}">{area.items}</text>')
     return _frame(title, len(shown), body)
@@ -54,5 +58,7 @@ def activity_chart(groups: Sequence[ActivityGroup], title: str) -> str:
         width = group.count * scale
         body.append(_label(y, group.label))
         body.append(f'<rect class="bar-activity" x="{LABEL_WIDTH}" y="{y}" width="{width:.1f}" height="{BAR_HEIGHT}"/>')
-        body.append(f'<text class="value" x="{LABEL_WIDTH + width + 4:.1f}" y="{y + BAR_HEIGHT * 0.72:.1f}">{group.count}</text>')
+        body.append(
+            f'<text class="value" x="{LABEL_WIDTH + width + 4:.1f}" y="{y + BAR_HEIGHT * 0.72:.1f}">{group.count}</text>'
+        )
     return _frame(title, len(groups), body)

@@ -60,8 +60,13 @@ def template_environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    environment.filters.update(markdown=markdown_to_html, markdown_inline=markdown_inline_to_html, md_inline=md_inline,
-                               md_cell=md_cell, code_block=code_block)
+    environment.filters.update(
+        markdown=markdown_to_html,
+        markdown_inline=markdown_inline_to_html,
+        md_inline=md_inline,
+        md_cell=md_cell,
+        code_block=code_block,
+    )
     environment.globals.update(priority_mark=PRIORITY_MARK, status_mark=STATUS_MARK)
     return environment
 

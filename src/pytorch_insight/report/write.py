@@ -12,7 +12,11 @@ from pathlib import Path
 from pytorch_insight.errors import ConfigError, InsightError
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.model import Report
-from pytorch_insight.report.render import render_html, render_markdown, template_environment
+from pytorch_insight.report.render import (
+    render_html,
+    render_markdown,
+    template_environment,
+)
 
 FORMATS = ("md", "html", "json")
 DEFAULT_LANG = "zh"
@@ -74,12 +78,18 @@ def archive_entries(out: Path) -> list[ArchiveEntry]:
         except (OSError, ValueError):
             continue  # a half-written or foreign file is not a report; the archive lists the rest
         stem = path.name.removesuffix(".json")
-        entries.append(ArchiveEntry(
-            stem=stem, since=match.group(1), until=match.group(2), lang=match.group(3) or DEFAULT_LANG,
-            title=str(data.get("title", "")), generated_at=str(data.get("generated_at", "")),
-            totals=str((data.get("overview") or {}).get("totals", "")),
-            formats=tuple(fmt for fmt in FORMATS if (out / f"{stem}.{fmt}").exists()),
-        ))
+        entries.append(
+            ArchiveEntry(
+                stem=stem,
+                since=match.group(1),
+                until=match.group(2),
+                lang=match.group(3) or DEFAULT_LANG,
+                title=str(data.get("title", "")),
+                generated_at=str(data.get("generated_at", "")),
+                totals=str((data.get("overview") or {}).get("totals", "")),
+                formats=tuple(fmt for fmt in FORMATS if (out / f"{stem}.{fmt}").exists()),
+            )
+        )
     return sorted(entries, key=lambda e: (e.until, e.since, e.lang), reverse=True)
 
 
@@ -97,15 +107,21 @@ def atom_feed(entries: list[ArchiveEntry]) -> bytes:
     title = entries[0].title if entries else "pytorch-insight"
     ElementTree.SubElement(feed, f"{{{ATOM}}}title").text = title
     ElementTree.SubElement(feed, f"{{{ATOM}}}id").text = "urn:pytorch-insight:archive"
-    ElementTree.SubElement(feed, f"{{{ATOM}}}updated").text = max((e.generated_at for e in entries), default="1970-01-01T00:00:00+00:00")
+    ElementTree.SubElement(feed, f"{{{ATOM}}}updated").text = max(
+        (e.generated_at for e in entries), default="1970-01-01T00:00:00+00:00"
+    )
     ElementTree.SubElement(feed, f"{{{ATOM}}}link", href="index.html")
     for entry in entries:
         node = ElementTree.SubElement(feed, f"{{{ATOM}}}entry")
-        ElementTree.SubElement(node, f"{{{ATOM}}}title").text = f"{entry.title} {entry.since} – {entry.until} ({entry.lang})"
+        ElementTree.SubElement(
+            node, f"{{{ATOM}}}title"
+        ).text = f"{entry.title} {entry.since} – {entry.until} ({entry.lang})"
         ElementTree.SubElement(node, f"{{{ATOM}}}id").text = f"urn:pytorch-insight:report:{entry.stem}"
         ElementTree.SubElement(node, f"{{{ATOM}}}updated").text = entry.generated_at
         page = f"{entry.stem}.html" if "html" in entry.formats else f"{entry.stem}.json"
-        ElementTree.SubElement(node, f"{{{ATOM}}}link", href=page, hreflang="zh-CN" if entry.lang == "zh" else entry.lang)
+        ElementTree.SubElement(
+            node, f"{{{ATOM}}}link", href=page, hreflang="zh-CN" if entry.lang == "zh" else entry.lang
+        )
         ElementTree.SubElement(node, f"{{{ATOM}}}summary").text = entry.totals
     ElementTree.indent(feed)
     return ElementTree.tostring(feed, encoding="utf-8", xml_declaration=True)

@@ -14,12 +14,19 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytorch_insight.analysis.code import file_changes
 from pytorch_insight.config import Profile
 from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Unauthorized
 from pytorch_insight.http import HttpClient, RequestStats
-from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus, github_item_id, merge_comments
+from pytorch_insight.model import (
+    Comment,
+    CoverageStatus,
+    Item,
+    SourceStatus,
+    github_item_id,
+    merge_comments,
+)
 from pytorch_insight.sources import Emit, Lookup, Progress
-from pytorch_insight.analysis.code import file_changes
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
 from pytorch_insight.window import Window, github_time, parse_timestamp
 
@@ -38,15 +45,31 @@ class _RepoRun:
     fatal: bool = False
 
 
-def fetch_updated_since(client: HttpClient, stats: RequestStats, repo: str, window: Window) -> Iterator[list[dict[str, Any]]]:
+def fetch_updated_since(
+    client: HttpClient, stats: RequestStats, repo: str, window: Window
+) -> Iterator[list[dict[str, Any]]]:
     """Pages of every issue and PR updated since the window began (authoritative, no search cap)."""
-    params = {"state": "all", "since": github_time(window.start), "sort": "updated", "direction": "asc", "per_page": PER_PAGE}
+    params = {
+        "state": "all",
+        "since": github_time(window.start),
+        "sort": "updated",
+        "direction": "asc",
+        "per_page": PER_PAGE,
+    }
     for page in client.iter_pages(f"/repos/{repo}/issues", stats, params=params):
         yield page.data
 
 
-def fetch_search(client: HttpClient, stats: RequestStats, repo: str, field_name: str, window: Window,
-                 notes: list[str], cap: int = SEARCH_CAP, extra: str = "") -> Iterator[list[dict[str, Any]]]:
+def fetch_search(
+    client: HttpClient,
+    stats: RequestStats,
+    repo: str,
+    field_name: str,
+    window: Window,
+    notes: list[str],
+    cap: int = SEARCH_CAP,
+    extra: str = "",
+) -> Iterator[list[dict[str, Any]]]:
     """Pages of issues/PRs whose `field_name` date (created, closed) falls in the window.
 
     A result larger than the search cap is split into halves of the window until each part fits.
@@ -66,7 +89,9 @@ def fetch_search(client: HttpClient, stats: RequestStats, repo: str, field_name:
             yield from fetch_search(client, stats, repo, field_name, half, notes, cap, extra)
         return
     if total > cap:
-        notes.append(f"{repo}: more than {cap} items {field_name} on {window.since}; only the first {cap} are reachable")
+        notes.append(
+            f"{repo}: more than {cap} items {field_name} on {window.since}; only the first {cap} are reachable"
+        )
     if first.data.get("incomplete_results"):
         notes.append(f"{repo}: GitHub marked the {field_name} search incomplete")
     yield first.data.get("items", [])
@@ -92,8 +117,16 @@ def issue_comment_count(item: Item) -> int:
 class GitHubSource:
     name = "github"
 
-    def __init__(self, client: HttpClient, profile: Profile, lookup: Lookup, *, has_token: bool,
-                 search_cap: int = SEARCH_CAP, select_focus: FocusSelector | None = None) -> None:
+    def __init__(
+        self,
+        client: HttpClient,
+        profile: Profile,
+        lookup: Lookup,
+        *,
+        has_token: bool,
+        search_cap: int = SEARCH_CAP,
+        select_focus: FocusSelector | None = None,
+    ) -> None:
         self.client = client
         self.select_focus = select_focus
         self.search_cap = search_cap
@@ -156,8 +189,12 @@ class GitHubSource:
         else:
             status = CoverageStatus.FAILED
         return SourceStatus(
-            name=self.name, status=status, items=len(self.stored), requests=self.stats.requests,
-            not_modified=self.stats.not_modified, note="; ".join(problems),
+            name=self.name,
+            status=status,
+            items=len(self.stored),
+            requests=self.stats.requests,
+            not_modified=self.stats.not_modified,
+            note="; ".join(problems),
         )
 
     # -- phase 1: the item lists -----------------------------------------------------------------
@@ -178,8 +215,16 @@ class GitHubSource:
             yield from fetch_updated_since(self.client, self.stats, repo, window)
             return
         yield from fetch_search(self.client, self.stats, repo, "created", window, self.notes, self.search_cap)
-        yield from fetch_search(self.client, self.stats, repo, "closed", window, self.notes, self.search_cap,
-                                extra=f"created:<{window.since.isoformat()}")
+        yield from fetch_search(
+            self.client,
+            self.stats,
+            repo,
+            "closed",
+            window,
+            self.notes,
+            self.search_cap,
+            extra=f"created:<{window.since.isoformat()}",
+        )
 
     def _keep_what_is_known(self, batch: list[Item]) -> list[Item]:
         """A listing knows nothing of threads, file lists or landed commits fetched earlier: keep them."""
@@ -279,12 +324,16 @@ class GitHubSource:
         if len(missing) > 2 * max(1, expected_pages):
             self._repository_comments(run, window, save)
             progress.update(self.name, f"{run.repo}: comment threads", len(self.stored))
-        for item in sorted(self._missing_threads(run), key=lambda it: (it.kind != "rfc", -(it.comment_count or 0), it.number)):
+        for item in sorted(
+            self._missing_threads(run), key=lambda it: (it.kind != "rfc", -(it.comment_count or 0), it.number)
+        ):
             url = f"/repos/{run.repo}/issues/{item.number}/comments"
             try:
-                thread = [comment_from_payload(payload)
-                          for page in self.client.iter_pages(url, self.stats, params={"per_page": PER_PAGE})
-                          for payload in page.data]
+                thread = [
+                    comment_from_payload(payload)
+                    for page in self.client.iter_pages(url, self.stats, params={"per_page": PER_PAGE})
+                    for payload in page.data
+                ]
             except NotFound:  # deleted or transferred since it was listed; the rest goes on
                 self.notes.append(f"{run.repo}#{item.number}: gone (404) before its comments were read")
                 continue
@@ -300,12 +349,21 @@ class GitHubSource:
         if self._focus is None:
             self._focus = {item.id for item in self.select_focus([i for r in self._runs for i in r.items.values()])}
         for number, item in sorted(run.items.items()):
-            if item.id not in self._focus or item.kind not in ("pull_request", "rfc") or "pull_request" not in (item.raw or {}):
+            if (
+                item.id not in self._focus
+                or item.kind not in ("pull_request", "rfc")
+                or "pull_request" not in (item.raw or {})
+            ):
                 continue
             if "files" in (item.model_extra or {}):
                 continue
-            payloads = [entry for page in self.client.iter_pages(f"/repos/{run.repo}/pulls/{number}/files", self.stats,
-                                                                 params={"per_page": PER_PAGE}) for entry in page.data]
+            payloads = [
+                entry
+                for page in self.client.iter_pages(
+                    f"/repos/{run.repo}/pulls/{number}/files", self.stats, params={"per_page": PER_PAGE}
+                )
+                for entry in page.data
+            ]
             files = [change.model_dump() for change in file_changes(payloads)]
             run.items[number] = item.model_copy(update={"files": files})
             save([run.items[number]])
@@ -315,8 +373,7 @@ class GitHubSource:
         return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
 
     def _repository_comments(self, run: _RepoRun, window: Window, save: Emit) -> None:
-        params = {"since": github_time(window.start), "sort": "created",
-                  "direction": "asc", "per_page": PER_PAGE}
+        params = {"since": github_time(window.start), "sort": "created", "direction": "asc", "per_page": PER_PAGE}
         for page in self.client.iter_pages(f"/repos/{run.repo}/issues/comments", self.stats, params=params):
             found: dict[int, list[Comment]] = {}
             for payload in page.data:
