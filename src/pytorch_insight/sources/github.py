@@ -134,12 +134,12 @@ class GitHubSource:
         self.lookup = lookup
         self.has_token = has_token
         self.landed = re.compile(profile.github.landed_pattern)
+        self._reset()
+
+    def _reset(self) -> None:
         self.stats = RequestStats()
         self.notes: list[str] = []
         self.stored: set[str] = set()
-
-    def _reset(self) -> None:
-        self.stats, self.notes, self.stored = RequestStats(), [], set()
         self._runs: list[_RepoRun] = []
         self._focus: set[str] | None = None
 
@@ -153,7 +153,7 @@ class GitHubSource:
             emit(batch)
             self.stored.update(item.id for item in batch)
 
-        self._runs, self._focus = runs, None
+        self._runs = runs
         phases = (self._collect_items, self._collect_commits, self._collect_comments, self._collect_files)
         stop: str = ""
         for phase in phases:
@@ -349,21 +349,16 @@ class GitHubSource:
         if self._focus is None:
             self._focus = {item.id for item in self.select_focus([i for r in self._runs for i in r.items.values()])}
         for number, item in sorted(run.items.items()):
-            if (
-                item.id not in self._focus
-                or item.kind not in ("pull_request", "rfc")
-                or "pull_request" not in (item.raw or {})
-            ):
+            is_pull = "pull_request" in (item.raw or {})  # an RFC can be a PR too
+            if item.id not in self._focus or not is_pull or "files" in (item.model_extra or {}):
                 continue
-            if "files" in (item.model_extra or {}):
+            url = f"/repos/{run.repo}/pulls/{number}/files"
+            try:
+                pages = self.client.iter_pages(url, self.stats, params={"per_page": PER_PAGE})
+                payloads = [entry for page in pages for entry in page.data]
+            except NotFound:  # deleted since it was listed; the other PRs go on
+                self.notes.append(f"{run.repo}#{number}: gone (404) before its files were read")
                 continue
-            payloads = [
-                entry
-                for page in self.client.iter_pages(
-                    f"/repos/{run.repo}/pulls/{number}/files", self.stats, params={"per_page": PER_PAGE}
-                )
-                for entry in page.data
-            ]
             files = [change.model_dump() for change in file_changes(payloads)]
             run.items[number] = item.model_copy(update={"files": files})
             save([run.items[number]])
