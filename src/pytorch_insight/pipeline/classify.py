@@ -45,15 +45,16 @@ class AreaClassifier:
     def classify(self, assessment: Assessment) -> dict[str, list[str]]:
         """Area id -> the evidence that put the item there, in profile order."""
         found: dict[str, list[str]] = {}
+        raw = f"{assessment.item.title or ''}\n{assessment.item.body or ''}"  # the profile's patterns see it as written
         for area in self.areas:
-            score, evidence = self._score(area, assessment)
+            score, evidence = self._score(area, assessment, raw)
             if score >= self.weights.threshold:
                 found[area.rule.id] = evidence
         if not found and self.fallback:
             found[self.fallback] = ["no specific area matched"]
         return found
 
-    def _score(self, area: _CompiledArea, assessment: Assessment) -> tuple[float, list[str]]:
+    def _score(self, area: _CompiledArea, assessment: Assessment, raw: str) -> tuple[float, list[str]]:
         weights, item, features = self.weights, assessment.item, assessment.features
         score, evidence = 0.0, []
         if self.use_labels:
@@ -67,7 +68,7 @@ class AreaClassifier:
             score += weights.kind
             evidence.append(f"kind {item.kind}")
         for pattern in area.patterns:
-            if pattern.search(features.raw):
+            if pattern.search(raw):
                 score += weights.pattern
                 evidence.append(f"pattern {pattern.pattern}")
                 break

@@ -29,7 +29,6 @@ BODY_LIMIT = 4000
 
 @dataclass(slots=True)
 class Features:
-    raw: str  # title + body as written (for the profile's patterns)
     text: str  # lower-cased title + body, code blocks and cc lines removed
     title: str  # lower-cased title
     labels: frozenset[str]  # lower-cased labels
@@ -71,7 +70,6 @@ def extract_features(item: Item) -> Features:
         {comment.author for comment in item.comments if comment.author and comment.author != item.author}
     )
     return Features(
-        raw=f"{title}\n{body}",
         text=text,
         title=title_lower,
         labels=frozenset(label.lower() for label in item.labels),
