@@ -50,7 +50,7 @@ def one_run(api_url: str, db: str, clock: SystemClock) -> tuple[SourceStatus, fl
     store = Store.open(db)
     started = time.perf_counter()
     with ExitStack() as stack:
-        sources = build_sources(settings, store, stack, clock=clock)
+        sources = build_sources(settings, store, stack, ("github",), clock=clock)
         [status] = run_collection(store, sources, WINDOW, NoProgress(), settings.profile.name, {})
     return status, time.perf_counter() - started
 

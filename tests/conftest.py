@@ -93,7 +93,7 @@ def collect(settings: Settings, clock: FakeClock, window: Window = SHARED_WINDOW
     """One `collect` run of the GitHub source, as the CLI does it."""
     store = Store.open(settings.db)
     with ExitStack() as stack:
-        sources = build_sources(settings, store, stack, clock=clock)
+        sources = build_sources(settings, store, stack, ("github",), clock=clock)
         [status] = run_collection(store, sources, window, NoProgress(), settings.profile.name, {})
     return store, status
 

@@ -41,7 +41,7 @@ def test_run_writes_both_languages_with_every_section(
     )
     out, db = tmp_path / "site", str(tmp_path / "insight.db")
     window = ("--since", "2026-04-07", "--until", "2026-04-20")
-    cli("run", "-q", "--db", db, *window, "--out", str(out), "--downstream", str(downstream))
+    cli("run", "-q", "--source", "github", "--db", db, *window, "--out", str(out), "--downstream", str(downstream))
     cli("report", "-q", "--db", db, *window, "--out", str(out), "--lang", "en", "--downstream", str(downstream))
     stems = ("2026-04-07_2026-04-20", "2026-04-07_2026-04-20.en")
     assert {p.name for p in out.iterdir()} == {f"{s}.{f}" for s in stems for f in ("md", "html", "json")} | {

@@ -106,15 +106,19 @@ def window_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )
 
 
+def source_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--source",
+        "source_names",
+        multiple=True,
+        type=click.Choice(SOURCE_NAMES),
+        help="Collect only these sources (repeatable); default: all of the profile's.",
+    )(command)
+
+
 @cli.command()
 @window_options
-@click.option(
-    "--source",
-    "source_names",
-    multiple=True,
-    type=click.Choice(SOURCE_NAMES),
-    help="Collect only these sources (repeatable).",
-)
+@source_option
 @common_options
 def collect(ctx: Context, since: str | None, until: str | None, source_names: Sequence[str]) -> None:
     """Collect one window from every source into the database."""
@@ -265,13 +269,14 @@ def report(ctx: Context, since: str | None, until: str | None, **options: Any) -
 
 @cli.command()
 @window_options
+@source_option
 @report_options
 @common_options
-def run(ctx: Context, since: str | None, until: str | None, **options: Any) -> None:
+def run(ctx: Context, since: str | None, until: str | None, source_names: Sequence[str], **options: Any) -> None:
     """The main job: collect the window from every source, then write its report."""
     window = make_window(since, until)
     store = ctx.open_store()
-    statuses = collect_window(ctx, store, window, SOURCE_NAMES)
+    statuses = collect_window(ctx, store, window, source_names or SOURCE_NAMES)
     write_window_report(ctx, store, window, **options)
     fail_if_failed(statuses)
 

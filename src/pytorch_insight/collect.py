@@ -11,21 +11,23 @@ from pytorch_insight.http import HttpClient
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.pipeline import assess
 from pytorch_insight.sources import Progress, Source
+from pytorch_insight.sources.discourse import DiscourseSource
+from pytorch_insight.sources.events import EventsSource
+from pytorch_insight.sources.feed import FeedSource
 from pytorch_insight.sources.github import GitHubSource
+from pytorch_insight.sources.slack import SlackSource
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
 
-SOURCE_NAMES = ("github",)
+SOURCE_NAMES = ("github", "forum", "blog", "events", "slack")
 # A little more than the default focus list, so another reader's focus is mostly covered too.
 FOCUS_CANDIDATES = 20
 
 
-def github_client(settings: Settings, store: Store, clock: Clock | None = None) -> HttpClient:
-    headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
-    if settings.github_token:
-        headers["Authorization"] = f"Bearer {settings.github_token.get_secret_value()}"
+def http_client(settings: Settings, store: Store, clock: Clock | None, base_url: str = "",
+                headers: dict[str, str] | None = None) -> HttpClient:
     return HttpClient(
-        base_url=settings.github_api_url,
+        base_url=base_url,
         headers=headers,
         user_agent=settings.http.user_agent,
         timeout=settings.http.timeout,
@@ -36,23 +38,41 @@ def github_client(settings: Settings, store: Store, clock: Clock | None = None) 
     )
 
 
-def build_sources(
-    settings: Settings, store: Store, stack: ExitStack, names: Sequence[str] = SOURCE_NAMES, clock: Clock | None = None
-) -> list[Source]:
-    """The named sources, their HTTP clients closed when `stack` closes."""
-    sources: list[Source] = []
-    for name in names:
-        if name == "github":
-            client = stack.enter_context(github_client(settings, store, clock))
-            sources.append(
-                GitHubSource(
-                    client,
-                    settings.profile,
-                    store.get_items,
-                    has_token=bool(settings.github_token),
-                    select_focus=lambda items: focus_candidates(items, settings.profile),
-                )
-            )
+def github_client(settings: Settings, store: Store, clock: Clock | None = None) -> HttpClient:
+    headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+    if settings.github_token:
+        headers["Authorization"] = f"Bearer {settings.github_token.get_secret_value()}"
+    return http_client(settings, store, clock, settings.github_api_url, headers)
+
+
+def build_sources(settings: Settings, store: Store, stack: ExitStack, names: Sequence[str] = SOURCE_NAMES,
+                  clock: Clock | None = None) -> list[Source]:
+    """The named sources of the profile, their HTTP clients closed when `stack` closes."""
+    profile, sources = settings.profile, []
+    if "github" in names:
+        client = stack.enter_context(github_client(settings, store, clock))
+        sources.append(GitHubSource(client, profile, store.get_items, has_token=bool(settings.github_token),
+                                    select_focus=lambda items: focus_candidates(items, profile)))
+    if "forum" in names:
+        forum_headers = {"Accept": "application/json"}
+        if settings.discourse_api_key and settings.discourse_api_username:
+            forum_headers |= {"Api-Key": settings.discourse_api_key.get_secret_value(),
+                              "Api-Username": settings.discourse_api_username}
+        for forum in profile.forums:
+            client = stack.enter_context(http_client(settings, store, clock, forum.url, forum_headers))
+            sources.append(DiscourseSource(client, forum))
+    if "blog" in names:
+        for feed in profile.feeds:
+            sources.append(FeedSource(stack.enter_context(http_client(settings, store, clock)), feed))
+    if "events" in names:
+        for events in profile.events:
+            sources.append(EventsSource(stack.enter_context(http_client(settings, store, clock)), events))
+    if "slack" in names:
+        slack = None
+        if settings.slack_token:
+            slack_headers = {"Authorization": f"Bearer {settings.slack_token.get_secret_value()}"}
+            slack = stack.enter_context(http_client(settings, store, clock, settings.slack_api_url, slack_headers))
+        sources.append(SlackSource(slack, profile.slack))
     return sources
 
 

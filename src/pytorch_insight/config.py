@@ -6,7 +6,7 @@ import os
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 import platformdirs
 from pydantic import BaseModel, Field, SecretStr, ValidationError
@@ -16,6 +16,7 @@ from pytorch_insight.errors import ConfigError, describe_validation_error
 APP_NAME = "pytorch-insight"
 DEFAULT_PROFILE = "pytorch"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
+DEFAULT_SLACK_API_URL = "https://slack.com/api"
 
 
 class LocalizedText(BaseModel):
@@ -131,6 +132,32 @@ class Reader(BaseModel):
     values: list[str] = Field(default_factory=list)
 
 
+class ForumConfig(BaseModel):
+    """A Discourse site; `categories` are the slugs of interest (empty: every category)."""
+
+    name: str
+    url: str
+    categories: list[str] = Field(default_factory=list)
+
+
+class FeedConfig(BaseModel):
+    name: str
+    url: str
+
+
+class EventsConfig(BaseModel):
+    """An events source: an iCalendar feed, or a page carrying schema.org Event data."""
+
+    name: str
+    url: str
+    format: Literal["ical", "html"] = "ical"
+
+
+class SlackConfig(BaseModel):
+    channels: list[str] = Field(default_factory=list)
+    workspace_url: str | None = None
+
+
 class Profile(BaseModel):
     name: str
     title: LocalizedText
@@ -145,6 +172,10 @@ class Profile(BaseModel):
     contributors: list[Contributor] = Field(default_factory=list)
     readers: list[Reader] = Field(default_factory=list)
     default_reader: str = "generalist"
+    forums: list[ForumConfig] = Field(default_factory=list)
+    feeds: list[FeedConfig] = Field(default_factory=list)
+    events: list[EventsConfig] = Field(default_factory=list)
+    slack: SlackConfig = Field(default_factory=SlackConfig)
 
     def reader(self, reader_id: str | None) -> Reader:
         wanted = reader_id or self.default_reader
@@ -177,6 +208,10 @@ class Settings(BaseModel):
     db: str
     github_api_url: str = DEFAULT_GITHUB_API_URL
     github_token: SecretStr | None = None
+    discourse_api_key: SecretStr | None = None
+    discourse_api_username: str | None = None
+    slack_token: SecretStr | None = None
+    slack_api_url: str = DEFAULT_SLACK_API_URL
     http: HttpSettings = Field(default_factory=HttpSettings)
 
 
@@ -236,12 +271,17 @@ def load_settings(
     file_data: dict[str, Any] = _read_toml(path, "config file") if explicit or path.exists() else {}
     github = file_data.get("github", {})
     token = env.get("GITHUB_TOKEN") or None
+    secrets = {name: SecretStr(env[name]) if env.get(name) else None for name in ("DISCOURSE_API_KEY", "SLACK_TOKEN")}
     try:
         return Settings(
             profile=load_profile(profile or file_data.get("profile") or DEFAULT_PROFILE),
             db=db or file_data.get("db") or str(default_db_path()),
             github_api_url=(env.get("GITHUB_API_URL") or github.get("api_url") or DEFAULT_GITHUB_API_URL).rstrip("/"),
             github_token=SecretStr(token) if token else None,
+            discourse_api_key=secrets["DISCOURSE_API_KEY"],
+            discourse_api_username=env.get("DISCOURSE_API_USERNAME") or None,
+            slack_token=secrets["SLACK_TOKEN"],
+            slack_api_url=(env.get("SLACK_API_URL") or DEFAULT_SLACK_API_URL).rstrip("/"),
             http=HttpSettings.model_validate(file_data.get("http", {})),
         )
     except ValidationError as exc:

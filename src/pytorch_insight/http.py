@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -134,6 +134,26 @@ class HttpClient:
         headers: Mapping[str, str] | None = None,
     ) -> Page:
         """GET a JSON document, retrying what is worth retrying; raises RemoteError subclasses."""
+        return self._get(url, stats, params, headers, _parse_json)
+
+    def get_text(
+        self,
+        url: str,
+        stats: RequestStats,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Page:
+        """GET a text document (a feed, a calendar, a page); `Page.data` is the text."""
+        return self._get(url, stats, params, headers, _as_text)
+
+    def _get(
+        self,
+        url: str,
+        stats: RequestStats,
+        params: Mapping[str, Any] | None,
+        headers: Mapping[str, str] | None,
+        parse: Callable[[str, str], Any],
+    ) -> Page:
         retrying = Retrying(
             retry=retry_if_exception_type((TransientError, Throttled)),
             stop=stop_after_attempt(self.max_attempts),
@@ -142,7 +162,7 @@ class HttpClient:
             before_sleep=lambda _state: setattr(stats, "retries", stats.retries + 1),
             reraise=True,
         )
-        return retrying(self._get_once, url, stats, params, headers)
+        return retrying(self._get_once, url, stats, params, headers, parse)
 
     def iter_pages(self, url: str, stats: RequestStats, params: Mapping[str, Any] | None = None) -> Iterator[Page]:
         """The first page and every page after it through Link ``rel="next"``."""
@@ -159,7 +179,12 @@ class HttpClient:
         return wait_random_exponential(multiplier=1, max=60)(state)
 
     def _get_once(
-        self, url: str, stats: RequestStats, params: Mapping[str, Any] | None, headers: Mapping[str, str] | None
+        self,
+        url: str,
+        stats: RequestStats,
+        params: Mapping[str, Any] | None,
+        headers: Mapping[str, str] | None,
+        parse: Callable[[str, str], Any],
     ) -> Page:
         request = self._client.build_request("GET", url, params=params, headers=headers)
         key = str(request.url)
@@ -179,12 +204,9 @@ class HttpClient:
         log.debug("GET %s -> %s", _describe(request), response.status_code)
         if response.status_code == 304 and cached:
             stats.not_modified += 1
-            return Page(json.loads(cached.body), cached.links, 304, from_cache=True)
+            return Page(parse(cached.body, _describe(request)), cached.links, 304, from_cache=True)
         self._raise_for_status(response)
-        try:
-            data = response.json()
-        except ValueError:
-            raise TransientError(f"truncated or invalid JSON from {_describe(request)}", response.status_code) from None
+        data = parse(response.text, _describe(request))
         links = parse_link_header(response.headers.get("Link"))
         etag, modified = response.headers.get("ETag"), response.headers.get("Last-Modified")
         if self.cache and (etag or modified):
@@ -227,6 +249,17 @@ class HttpClient:
             raise RateLimited(f"{what}: asked to wait {wait:.0f}s, more than the configured maximum")
         log.info("%s: waiting %.0fs", what, wait)
         raise Throttled(what, wait, status)
+
+
+def _parse_json(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise TransientError(f"truncated or invalid JSON from {where}") from None
+
+
+def _as_text(text: str, where: str) -> str:
+    return text
 
 
 def _describe(request: httpx.Request) -> str:

@@ -116,7 +116,7 @@ def test_coverage_comes_from_the_last_collection(
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
     db = str(tmp_path / "insight.db")
     window = ("--since", "2026-04-07", "--until", "2026-04-20")
-    cli("collect", "-q", "--db", db, *window)
+    cli("collect", "-q", "--source", "github", "--db", db, *window)
     cli("report", "-q", "--db", db, *window, "--out", str(tmp_path))
     report = json.loads((tmp_path / "2026-04-07_2026-04-20.json").read_text())
     [github] = report["coverage"]["sources"]

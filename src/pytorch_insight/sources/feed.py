@@ -1,0 +1,71 @@
+"""The blog / announcements feed (RSS or Atom): the posts published, or updated, in the window."""
+
+from __future__ import annotations
+
+import calendar
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+import feedparser
+
+from pytorch_insight.config import FeedConfig
+from pytorch_insight.errors import RateLimited, RemoteError
+from pytorch_insight.http import HttpClient, RequestStats
+from pytorch_insight.model import CoverageStatus, Item, SourceStatus
+from pytorch_insight.sources import Emit, Progress
+from pytorch_insight.sources.html_text import html_to_text
+from pytorch_insight.window import Window
+
+
+def _moment(entry: Any) -> datetime | None:
+    """`published`, else `updated` (feeds such as Atom often carry only the latter)."""
+    for key in ("published_parsed", "updated_parsed"):
+        parsed: time.struct_time | None = entry.get(key)
+        if parsed:
+            return datetime.fromtimestamp(calendar.timegm(parsed), tz=timezone.utc)
+    return None
+
+
+class FeedSource:
+    def __init__(self, client: HttpClient, feed: FeedConfig) -> None:
+        self.client = client
+        self.feed = feed
+        self.name = f"blog:{feed.name}"
+
+    def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
+        stats = RequestStats()
+        try:
+            text = self.client.get_text(self.feed.url, stats).data
+        except (RateLimited, RemoteError) as exc:
+            return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests, note=str(exc))
+        parsed = feedparser.parse(text.encode("utf-8"))
+        if not parsed.entries and parsed.bozo:
+            return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests,
+                                note=f"not a readable feed: {parsed.bozo_exception}")
+        items = [item for entry in parsed.entries if (item := self._item(entry, window)) is not None]
+        emit(items)
+        progress.update(self.name, "posts", len(items))
+        undated = sum(1 for entry in parsed.entries if _moment(entry) is None)
+        note = f"{undated} entries without a date were left out" if undated else ""
+        return SourceStatus(name=self.name, status=CoverageStatus.PARTIAL if undated else CoverageStatus.OK,
+                            items=len(items), requests=stats.requests, not_modified=stats.not_modified, note=note)
+
+    def _item(self, entry: Any, window: Window) -> Item | None:
+        moment = _moment(entry)
+        if moment is None or not window.contains(moment):
+            return None
+        link = entry.get("link") or entry.get("id")
+        content = (entry.get("content") or [{}])[0].get("value") or entry.get("summary") or ""
+        return Item(
+            id=f"blog:{link}",
+            source=self.name,
+            kind="blog",
+            url=link,
+            title=html_to_text(entry.get("title")),
+            body=html_to_text(content),
+            author=entry.get("author"),
+            created=moment.isoformat().replace("+00:00", "Z"),
+            labels=[tag.get("term", "") for tag in entry.get("tags") or []],
+            raw={key: entry.get(key) for key in ("id", "link", "title", "author", "published", "updated", "summary")},
+        )
