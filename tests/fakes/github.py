@@ -12,12 +12,11 @@ import argparse
 import hashlib
 import json
 import re
-import sys
 import threading
 import time
 from dataclasses import dataclass
 from datetime import date, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -33,6 +32,7 @@ from tests.fakes.github_payloads import (
     stamp,
     thread_from_row,
 )
+from tests.fakes.server import QuietServer
 
 DOCS = "https://docs.github.com/rest"
 DATE_QUALIFIER = (
@@ -68,15 +68,6 @@ class Bucket:
         return int(self.started + self.period)
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that timed out and hung up is part of the tests, not an error worth printing."""
-        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
-            super().handle_error(request, client_address)
-
-
 class FakeGitHub:
     def __init__(
         self,
@@ -102,13 +93,13 @@ class FakeGitHub:
         self.user_agents: list[str] = []
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.lock = threading.Lock()
-        self._server: _Server | None = None
+        self._server: QuietServer | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> str:
         handler = type("Handler", (_Handler,), {"fake": self})
-        self._server = _Server(("127.0.0.1", 0), handler)
+        self._server = QuietServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self.url
 
@@ -487,7 +478,7 @@ def main() -> None:
     args = parser.parse_args()
     fake = FakeGitHub(load_rows(args.data), tokens=set(args.token), latency=args.latency)
     handler = type("Handler", (_Handler,), {"fake": fake})
-    server = _Server(("127.0.0.1", args.port), handler)
+    server = QuietServer(("127.0.0.1", args.port), handler)
     print(f"fake GitHub API on http://127.0.0.1:{args.port} (set GITHUB_API_URL to it); Ctrl-C stops", flush=True)
     try:
         server.serve_forever()

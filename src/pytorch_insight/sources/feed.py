@@ -21,7 +21,8 @@ from pytorch_insight.window import Window
 def _moment(entry: Any) -> datetime | None:
     """`published`, else `updated` (feeds such as Atom often carry only the latter)."""
     for key in ("published_parsed", "updated_parsed"):
-        parsed: time.struct_time | None = entry.get(key)
+        # The plain dict lookup: feedparser's own maps a missing `published` to `updated`, with a warning.
+        parsed: time.struct_time | None = dict.get(entry, key)
         if parsed:
             return datetime.fromtimestamp(calendar.timegm(parsed), tz=timezone.utc)
     return None
@@ -40,9 +41,10 @@ class FeedSource:
         except (RateLimited, RemoteError) as exc:
             return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests, note=str(exc))
         parsed = feedparser.parse(text.encode("utf-8"))
-        if not parsed.entries and parsed.bozo:
+        if not parsed.entries and (parsed.bozo or not parsed.version):
+            why = parsed.get("bozo_exception") or "no RSS or Atom document"
             return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests,
-                                note=f"not a readable feed: {parsed.bozo_exception}")
+                                note=f"not a readable feed: {why}")
         items = [item for entry in parsed.entries if (item := self._item(entry, window)) is not None]
         emit(items)
         progress.update(self.name, "posts", len(items))
@@ -67,5 +69,5 @@ class FeedSource:
             author=entry.get("author"),
             created=moment.isoformat().replace("+00:00", "Z"),
             labels=[tag.get("term", "") for tag in entry.get("tags") or []],
-            raw={key: entry.get(key) for key in ("id", "link", "title", "author", "published", "updated", "summary")},
+            raw={key: dict.get(entry, key) for key in ("id", "link", "title", "author", "published", "updated", "summary")},
         )
