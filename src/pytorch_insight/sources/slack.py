@@ -23,7 +23,9 @@ class SlackError(RemoteError):
 
 
 def _time(ts: str) -> str:
-    return datetime.fromtimestamp(float(ts), tz=timezone.utc).isoformat().replace("+00:00", "Z")
+    """Slack's ``ts`` is seconds plus a per-channel sequence number, not microseconds."""
+    moment = datetime.fromtimestamp(int(float(ts)), tz=timezone.utc)
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 class SlackSource:
