@@ -15,6 +15,7 @@ from pytorch_insight.errors import ConfigError, describe_validation_error
 
 APP_NAME = "pytorch-insight"
 DEFAULT_PROFILE = "pytorch"
+EVERYONE = "everyone"  # the reader of a profile that defines none: every area weighs the same
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
 DEFAULT_SLACK_API_URL = "https://slack.com/api"
 
@@ -182,8 +183,8 @@ class Profile(BaseModel):
         for reader in self.readers:
             if reader.id == wanted:
                 return reader
-        if reader_id is None and not self.readers:
-            return Reader(id="everyone", role=LocalizedText(zh="读者", en="Reader"))
+        if not self.readers and wanted in (self.default_reader, EVERYONE):
+            return Reader(id=EVERYONE, role=LocalizedText(zh="所有读者", en="Every reader"))
         known = ", ".join(reader.id for reader in self.readers) or "none"
         raise ConfigError(f"unknown reader {wanted!r} (profile {self.name} has: {known})")
 
