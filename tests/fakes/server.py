@@ -49,6 +49,7 @@ class LocalServer:
         self.latency = latency
         self.troubles: list[Trouble] = []
         self.log: list[tuple[str, int]] = []
+        self.headers_seen: list[dict[str, str]] = []
         self.lock = threading.Lock()
         self._server: QuietServer | None = None
 
@@ -78,6 +79,7 @@ class LocalServer:
 
             def do_GET(self) -> None:  # noqa: N802 (the name http.server dispatches to)
                 parts = urlsplit(self.path)
+                owner.headers_seen.append(dict(self.headers.items()))
                 if owner.latency:
                     time.sleep(owner.latency)
                 reply = owner._trouble(parts.path) or owner.answer(parts.path, parse_qs(parts.query), self.headers)

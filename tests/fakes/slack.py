@@ -58,7 +58,8 @@ class FakeSlack(LocalServer):
 
     @staticmethod
     def _message(message: Message, thread: str | None) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "message", "ts": message.ts, "user": message.user, "text": message.text}
+        data: dict[str, Any] = {"type": "message", "ts": message.ts, "text": message.text}
+        data.update({"user": message.user} if message.user else {"subtype": "bot_message", "bot_id": "B0001"})
         if message.subtype:
             data["subtype"] = message.subtype
         if message.replies:

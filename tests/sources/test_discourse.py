@@ -118,3 +118,18 @@ def test_the_fake_answers_in_the_recorded_shapes(forum: FakeDiscourse, sample: s
     fake = httpx.get(forum.url + path, timeout=5).json()
     real.get("topic_list", {}).pop("more_topics_url", None)
     assert shape_mismatches(pick(real), pick(fake)) == []
+
+
+def test_an_api_key_goes_in_discourse_headers(tmp_path: Path, forum: FakeDiscourse) -> None:
+    from contextlib import ExitStack
+
+    from pytorch_insight.collect import build_sources
+
+    settings = settings_for(tmp_path, DISCOURSE_API_KEY="k-123", DISCOURSE_API_USERNAME="system")
+    settings.profile = settings.profile.model_copy(update={"forums": [ForumConfig(name="dev-discuss", url=forum.url)]})
+    store = Store.open(settings.db)
+    with ExitStack() as stack:
+        [source] = build_sources(settings, store, stack, ("forum",), clock=FakeClock())
+        collect_one(store, source, WEEK)
+    assert all(h.get("Api-Key") == "k-123" and h.get("Api-Username") == "system" for h in forum.headers_seen)
+    assert b"k-123" not in Path(settings.db).read_bytes()

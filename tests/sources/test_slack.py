@@ -32,6 +32,7 @@ def workspace() -> FakeSlack:
                     replies=[Message(TS_REPLY, "U2", "bisected to #180670")]),
             Message("1775736000.000400", "U2", "joined", subtype="channel_join"),
             Message(TS_BEFORE, "U1", "last week's message"),
+            Message("1775739600.000500", "", "Build 1234 is green"),
         ],
     }
     return FakeSlack(channels, {"U1": "alice", "U2": "bob"}, TOKEN)
@@ -55,8 +56,9 @@ def test_without_a_token_slack_is_skipped_and_says_why(tmp_path: Path) -> None:
 def test_messages_of_the_window_with_their_threads_and_names(tmp_path: Path) -> None:
     with workspace() as slack:
         store, status = collect(tmp_path, slack.url, ["C0COMPILE"])
-    [item] = list(store.iter_items())
-    assert status.status is CoverageStatus.OK and status.items == 1
+    item, bot = sorted(store.iter_items(), key=lambda i: i.created or "")
+    assert bot.author == "B0001[bot]"
+    assert status.status is CoverageStatus.OK and status.items == 2
     assert (item.kind, item.author, item.title, item.created) == (
         "slack", "alice", "Inductor nightly is 12% slower on H100", "2026-04-09T10:00:00Z")
     assert [(c.author, c.body) for c in item.comments] == [("bob", "bisected to #180670")]
@@ -66,7 +68,7 @@ def test_messages_of_the_window_with_their_threads_and_names(tmp_path: Path) -> 
 def test_an_unknown_channel_is_reported_and_the_others_collected(tmp_path: Path) -> None:
     with workspace() as slack:
         _, status = collect(tmp_path, slack.url, ["C0COMPILE", "C0MISSING"])
-    assert (status.status, status.items, status.note) == (CoverageStatus.PARTIAL, 1, "#C0MISSING: channel_not_found")
+    assert (status.status, status.items, status.note) == (CoverageStatus.PARTIAL, 2, "#C0MISSING: channel_not_found")
 
 
 def test_a_rejected_token_fails_the_source_without_echoing_it(tmp_path: Path) -> None:

@@ -102,6 +102,12 @@ class SlackSource:
                 self.users[user_id] = user_id  # a deleted or foreign user keeps its id
         return self.users[user_id]
 
+    def _author(self, stats: RequestStats, message: dict[str, Any]) -> str | None:
+        """A person's name; an integration's name marked `[bot]`, so it never counts as a contributor."""
+        if message.get("bot_id") and not message.get("user"):
+            return f"{message.get('username') or message['bot_id']}[bot]"
+        return self._user(stats, message.get("user"))
+
     def _item(self, stats: RequestStats, channel: str, message: dict[str, Any], replies: list[dict[str, Any]]) -> Item:
         text = message.get("text") or ""
         ts = message["ts"]
@@ -114,7 +120,7 @@ class SlackSource:
             url=url,
             title=(text.splitlines() or [""])[0][:100],
             body=text,
-            author=self._user(stats, message.get("user")) or message.get("username") or message.get("bot_id"),
+            author=self._author(stats, message),
             created=_time(ts),
             comments=[Comment(id=r.get("ts"), author=self._user(stats, r.get("user")), date=_time(r["ts"]),
                               kind="reply", body=r.get("text") or "") for r in replies if "ts" in r],
