@@ -7,10 +7,10 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from pathlib import Path
 from tests.fakes.server import LocalServer, Reply
 
 RECORDED = Path(__file__).resolve().parents[3] / "shared" / "data" / "api-samples" / "discourse"

@@ -32,7 +32,7 @@ from tests.fakes.github_payloads import (
     stamp,
     thread_from_row,
 )
-from tests.fakes.server import QuietServer
+from tests.fakes.server import LocalServer
 
 DOCS = "https://docs.github.com/rest"
 DATE_QUALIFIER = (
@@ -68,7 +68,7 @@ class Bucket:
         return int(self.started + self.period)
 
 
-class FakeGitHub:
+class FakeGitHub(LocalServer):
     def __init__(
         self,
         rows: list[dict[str, Any]],
@@ -85,40 +85,16 @@ class FakeGitHub:
             if row.get("number") is None or "/" not in str(row.get("repo")):
                 continue  # events and other non-GitHub rows
             self.threads.setdefault(row["repo"], {})[row["number"]] = thread_from_row(row)
+        super().__init__(latency)
         self.tokens = tokens or set()
         self.core_limit, self.search_limit = core_limit, search_limit
-        self.latency, self.search_cap, self.now = latency, search_cap, now
+        self.search_cap, self.now = search_cap, now
         self.faults: list[Fault] = []
-        self.log: list[tuple[str, int]] = []
         self.user_agents: list[str] = []
         self.buckets: dict[tuple[str, str], Bucket] = {}
-        self.lock = threading.Lock()
-        self._server: QuietServer | None = None
 
-    # -- lifecycle -------------------------------------------------------------------------------
-
-    def start(self) -> str:
-        handler = type("Handler", (_Handler,), {"fake": self})
-        self._server = QuietServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self.url
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    def stop(self) -> None:
-        if self._server:
-            self._server.shutdown()
-            self._server.server_close()
-
-    def __enter__(self) -> FakeGitHub:
-        self.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.stop()
+    def handler_class(self) -> type[BaseHTTPRequestHandler]:
+        return type("Handler", (_Handler,), {"fake": self})
 
     def add_fault(self, fault: Fault) -> None:
         with self.lock:
@@ -477,13 +453,12 @@ def main() -> None:
     parser.add_argument("--token", action="append", default=[], help="accepted token (others get 401)")
     args = parser.parse_args()
     fake = FakeGitHub(load_rows(args.data), tokens=set(args.token), latency=args.latency)
-    handler = type("Handler", (_Handler,), {"fake": fake})
-    server = QuietServer(("127.0.0.1", args.port), handler)
-    print(f"fake GitHub API on http://127.0.0.1:{args.port} (set GITHUB_API_URL to it); Ctrl-C stops", flush=True)
+    url = fake.start(args.port)
+    print(f"fake GitHub API on {url} (set GITHUB_API_URL to it); Ctrl-C stops", flush=True)
     try:
-        server.serve_forever()
+        threading.Event().wait()
     except KeyboardInterrupt:
-        server.server_close()
+        fake.stop()
 
 
 if __name__ == "__main__":

@@ -68,7 +68,8 @@ class LocalServer:
                     return trouble.reply
         return None
 
-    def start(self) -> str:
+    def handler_class(self) -> type[BaseHTTPRequestHandler]:
+        """The request handler; the default one serves troubles, then `answer`."""
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -90,7 +91,10 @@ class LocalServer:
                 self.end_headers()
                 self.wfile.write(reply.body)
 
-        self._server = QuietServer(("127.0.0.1", 0), Handler)
+        return Handler
+
+    def start(self, port: int = 0) -> str:
+        self._server = QuietServer(("127.0.0.1", port), self.handler_class())
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self.url
 
