@@ -18,7 +18,8 @@ from rich.table import Table
 
 from pytorch_insight import __version__
 from pytorch_insight.collect import SOURCE_NAMES, build_sources, run_collection
-from pytorch_insight.config import Settings, load_settings
+from pytorch_insight.analysis.llm import LLMAnalyser
+from pytorch_insight.config import Settings, load_settings, with_llm
 from pytorch_insight.errors import ConfigError, InsightError
 from pytorch_insight.jsonl import export_items, import_file
 from pytorch_insight.model import CoverageStatus, SourceStatus
@@ -27,7 +28,7 @@ from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.i18n import LANGUAGES
 from pytorch_insight.report.write import parse_formats, write_report
 from pytorch_insight.sources import NoProgress, Progress
-from pytorch_insight.store import Store
+from pytorch_insight.store import LLMLedger, Store
 from pytorch_insight.window import Window, make_window, parse_day
 
 stderr = Console(stderr=True)
@@ -206,6 +207,10 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
             show_default=True,
             help="Focus items that get a deep analysis.",
         ),
+        click.option("--llm", "llm_model", help="Write the analysis with this model (any OpenAI-compatible server: "
+                     "OPENAI_BASE_URL, OPENAI_API_KEY); default: the rule analyser, or the config file's [llm]."),
+        click.option("--llm-budget", type=click.IntRange(0), help="Most tokens the model may spend on one report."),
+        click.option("--llm-concurrency", type=click.IntRange(1, 32), help="Model calls at once."),
         click.option(
             "--downstream",
             type=click.Path(path_type=Path, file_okay=False, exists=True),
@@ -229,8 +234,11 @@ def write_window_report(
     focus_size: int,
     deep_size: int,
     downstream: Path | None,
+    llm_model: str | None,
+    llm_budget: int | None,
+    llm_concurrency: int | None,
 ) -> None:
-    """Rank, link and classify the stored items of a window and write the report (no network)."""
+    """Rank, link and classify the stored items of a window and write the report (no network but the model's)."""
     wanted = parse_formats(formats)
     profile = ctx.settings.profile
     reader_profile = profile.reader(reader)
@@ -239,6 +247,10 @@ def write_window_report(
         raise InsightError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
     ranked = assess(items, profile, reader_profile.id)
     options = ReportOptions(lang=lang, focus_size=focus_size, deep_size=deep_size, downstream=downstream)
+    llm = with_llm(ctx.settings, llm_model, llm_budget, llm_concurrency).llm
+    if llm is not None:
+        role = reader_profile.role.zh if lang == "zh" else reader_profile.role.en
+        options.analyser = LLMAnalyser(llm, LLMLedger(store), lang=lang, role=role)
     document = build_report(
         ranked,
         window=window,

@@ -202,6 +202,20 @@ class HttpSettings(BaseModel):
     user_agent: str = f"{APP_NAME} (+https://github.com/pytorch-insight)"
 
 
+class LLMSettings(BaseModel):
+    """An OpenAI-compatible model (OpenAI, DeepSeek, Qwen/DashScope, vLLM, Ollama, llama.cpp ...)."""
+
+    model: str
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    concurrency: int = Field(default=2, ge=1, le=32)
+    timeout: float = 60.0
+    max_attempts: int = Field(default=3, ge=1, le=10)
+    budget_tokens: int | None = Field(default=None, ge=0)
+    max_output_tokens: int = Field(default=700, ge=16)
+    max_rate_limit_wait: float = 120.0
+
+
 class Settings(BaseModel):
     """Everything a command needs; secrets are SecretStr so they never print."""
 
@@ -214,6 +228,7 @@ class Settings(BaseModel):
     slack_token: SecretStr | None = None
     slack_api_url: str = DEFAULT_SLACK_API_URL
     http: HttpSettings = Field(default_factory=HttpSettings)
+    llm: LLMSettings | None = None
 
 
 def default_db_path() -> Path:
@@ -284,6 +299,34 @@ def load_settings(
             slack_token=secrets["SLACK_TOKEN"],
             slack_api_url=(env.get("SLACK_API_URL") or DEFAULT_SLACK_API_URL).rstrip("/"),
             http=HttpSettings.model_validate(file_data.get("http", {})),
+            llm=_llm_settings(file_data.get("llm") or {}, env),
         )
     except ValidationError as exc:
         raise ConfigError(f"config file {path} is invalid {describe_validation_error(exc)}") from None
+
+
+def _llm_settings(section: dict[str, Any], env: Mapping[str, str]) -> LLMSettings | None:
+    """The `[llm]` config section completed by OPENAI_BASE_URL / OPENAI_API_KEY; None without a model."""
+    if not section.get("model"):
+        return None
+    values = dict(section)
+    values["base_url"] = env.get("OPENAI_BASE_URL") or values.get("base_url")
+    key = env.get("OPENAI_API_KEY") or values.pop("api_key", None)
+    values["api_key"] = SecretStr(key) if key else None
+    return LLMSettings.model_validate(values)
+
+
+def with_llm(settings: Settings, model: str | None, budget: int | None, concurrency: int | None,
+             env: Mapping[str, str] | None = None) -> Settings:
+    """Settings with the command line's `--llm` options applied over the config file and environment."""
+    if not model and settings.llm is None:
+        return settings
+    env = os.environ if env is None else env
+    base = settings.llm or _llm_settings({"model": model}, env)
+    assert base is not None
+    update: dict[str, Any] = {"model": model or base.model}
+    if budget is not None:
+        update["budget_tokens"] = budget
+    if concurrency is not None:
+        update["concurrency"] = concurrency
+    return settings.model_copy(update={"llm": base.model_copy(update=update)})

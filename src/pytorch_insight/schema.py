@@ -102,9 +102,34 @@ http_cache = Table(
 )
 
 
+llm_cache = Table(
+    "llm_cache",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("model", String(200), nullable=False),
+    Column("answer", Text, nullable=False),
+    Column("tokens_in", Integer, nullable=False),
+    Column("tokens_out", Integer, nullable=False),
+    Column("stored_at", String(40), nullable=False),
+)
+
+llm_calls = Table(
+    "llm_calls",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("model", String(200), nullable=False),
+    Column("prompt_hash", String(64), nullable=False),
+    Column("purpose", String(200), nullable=False),
+    Column("tokens_in", Integer, nullable=False),
+    Column("tokens_out", Integer, nullable=False),
+    Column("duration_ms", Integer, nullable=False),
+    Column("outcome", String(200), nullable=False),
+    Column("at", String(40), nullable=False),
+)
+
+
 def _initial(connection: Connection) -> None:
-    for table in (payloads, runs, source_status, http_cache):
-        table.create(connection)
+    _create(connection, payloads, runs, source_status, http_cache)
     # The items table as first released; 0002 adds the activity columns of the current definition.
     connection.execute(
         text(
@@ -129,8 +154,14 @@ def _activity_columns(connection: Connection) -> None:
     Index("ix_items_created", items.c.created).create(connection)
 
 
+def _create(connection: Connection, *tables: Table) -> None:
+    for table in tables:
+        table.create(connection)
+
+
 # Append only: a migration, once released, is never edited; a change is a new named entry.
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
     ("0002_item_activity_columns", _activity_columns),
+    ("0003_llm_cache_and_ledger", lambda connection: _create(connection, llm_cache, llm_calls)),
 ]

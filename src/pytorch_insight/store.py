@@ -21,6 +21,8 @@ from pytorch_insight.schema import (
     MIGRATIONS,
     http_cache,
     items,
+    llm_cache,
+    llm_calls,
     payloads,
     runs,
     schema_migrations,
@@ -255,6 +257,36 @@ class Store:
             changed = connection.execute(update(http_cache).where(http_cache.c.url == url).values(**values))
             if changed.rowcount == 0:
                 connection.execute(insert(http_cache).values(url=url, **values))
+
+
+class LLMLedger:
+    """Model answers cached by (model, prompt hash), and every call logged."""
+
+    def __init__(self, store: Store) -> None:
+        self.engine = store.engine
+
+    def cached(self, key: str) -> dict[str, Any] | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(select(llm_cache).where(llm_cache.c.key == key)).first()
+        return dict(row._mapping) if row else None
+
+    def remember(self, key: str, model: str, answer: str, tokens_in: int, tokens_out: int) -> None:
+        values = {"model": model, "answer": answer, "tokens_in": tokens_in, "tokens_out": tokens_out, "stored_at": utcnow()}
+        with self.engine.begin() as connection:
+            changed = connection.execute(update(llm_cache).where(llm_cache.c.key == key).values(**values))
+            if changed.rowcount == 0:
+                connection.execute(insert(llm_cache).values(key=key, **values))
+
+    def log(self, model: str, prompt_hash: str, purpose: str, tokens_in: int, tokens_out: int, duration_ms: int,
+            outcome: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(insert(llm_calls).values(
+                model=model, prompt_hash=prompt_hash, purpose=purpose, tokens_in=tokens_in, tokens_out=tokens_out,
+                duration_ms=duration_ms, outcome=outcome, at=utcnow()))
+
+    def calls(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as connection:
+            return [dict(row._mapping) for row in connection.execute(select(llm_calls).order_by(llm_calls.c.id))]
 
 
 def _status_from_row(row: Any) -> SourceStatus:

@@ -27,6 +27,7 @@ class Reply:
     status: int
     body: bytes
     headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0  # seconds to wait before answering (a slow server)
 
     @classmethod
     def json(cls, status: int, data: Any, **headers: str) -> Reply:
@@ -56,6 +57,9 @@ class LocalServer:
     def answer(self, path: str, query: dict[str, list[str]], headers: Any) -> Reply:
         raise NotImplementedError
 
+    def answer_post(self, path: str, headers: Any, body: bytes) -> Reply:
+        return Reply.json(405, {"error": "method not allowed"})
+
     def add_trouble(self, trouble: Trouble) -> None:
         with self.lock:
             self.troubles.append(trouble)
@@ -80,10 +84,19 @@ class LocalServer:
 
             def do_GET(self) -> None:  # noqa: N802 (the name http.server dispatches to)
                 parts = urlsplit(self.path)
+                self.respond(lambda: owner.answer(parts.path, parse_qs(parts.query), self.headers))
+
+            def do_POST(self) -> None:  # noqa: N802
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self.respond(lambda: owner.answer_post(urlsplit(self.path).path, self.headers, body))
+
+            def respond(self, make: Any) -> None:
                 owner.headers_seen.append(dict(self.headers.items()))
                 if owner.latency:
                     time.sleep(owner.latency)
-                reply = owner._trouble(parts.path) or owner.answer(parts.path, parse_qs(parts.query), self.headers)
+                reply = owner._trouble(urlsplit(self.path).path) or make()
+                if reply.delay:
+                    time.sleep(reply.delay)
                 owner.log.append((self.path, reply.status))
                 self.send_response(reply.status)
                 for name, value in {**reply.headers, "Content-Length": str(len(reply.body))}.items():

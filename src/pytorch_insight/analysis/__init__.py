@@ -7,6 +7,7 @@ analyser plugs in behind the same protocol.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
@@ -19,3 +20,7 @@ class Analyser(Protocol):
     name: str
 
     def analyse(self, assessment: Assessment, context: AnalysisContext, deep: bool) -> Analysis: ...
+
+    def analyse_batch(self, pairs: Sequence[tuple[Assessment, bool]], context: AnalysisContext) -> list[Analysis]:
+        """Several items at once (an analyser may work on them concurrently), in order."""
+        ...

@@ -4,7 +4,7 @@ copied from the item, its comments or its linked items; what they do not say sta
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from pytorch_insight.analysis.model import (
     Analysis,
@@ -75,6 +75,9 @@ LANDED = ("merged", "landed")
 
 class RuleAnalyser:
     name = "rules"
+
+    def analyse_batch(self, pairs: Sequence[tuple[Assessment, bool]], context: AnalysisContext) -> list[Analysis]:
+        return [self.analyse(assessment, context, deep) for assessment, deep in pairs]
 
     def analyse(self, assessment: Assessment, context: AnalysisContext, deep: bool) -> Analysis:
         item = assessment.item

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pytorch_insight import __version__
 from pytorch_insight.analysis import Analyser
-from pytorch_insight.analysis.action import suggest
+from pytorch_insight.analysis.action import Suggestion, suggest
 from pytorch_insight.analysis.code import downstream_uses
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
@@ -110,10 +110,9 @@ class _Builder:
 
     def focus(self, context: AnalysisContext) -> list[FocusEntry]:
         chosen = [a for a in self.ranked if not a.noise and not a.canonical and a.priority != "low"]
+        pairs = [(a, index < self.options.deep_size) for index, a in enumerate(chosen[: self.options.focus_size])]
         entries = []
-        for index, assessment in enumerate(chosen[: self.options.focus_size]):
-            deep = index < self.options.deep_size
-            analysis = self.options.analyser.analyse(assessment, context, deep)
+        for (assessment, deep), analysis in zip(pairs, self.options.analyser.analyse_batch(pairs, context), strict=True):
             if deep and self.options.downstream and analysis.facts.files:
                 analysis.facts.downstream = downstream_uses(analysis.facts.files, self.options.downstream)
             entries.append(self.focus_entry(assessment, analysis, deep))
@@ -123,8 +122,10 @@ class _Builder:
     def focus_entry(self, assessment: Assessment, analysis: Analysis, deep: bool) -> FocusEntry:
         t, item = self.t, assessment.item
         suggestion = suggest(assessment, analysis, self.reader)
+        if analysis.action and analysis.urgency:  # a model's suggestion, when it gave a complete one
+            suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why)
         why = t.clause_separator.join(r.text(t.lang) for r in assessment.reasons[:4]) or "—"
-        reason = t(
+        reason = analysis.reason or t(
             "selection",
             priority=t(f"priority_{assessment.priority}"),
             areas=self.join(self.areas(assessment)),
@@ -377,6 +378,17 @@ def counts(ranked: Sequence[Assessment]) -> dict[str, dict[str, int]]:
     }
 
 
+def footer(t: Catalogue, generator: str, profile: str, reader: str, role: str, analyser: Analyser) -> Footer:
+    usage = getattr(analyser, "usage", None)
+    llm = None if usage is None else {"calls": usage.calls, "tokens_in": usage.tokens_in, "tokens_out": usage.tokens_out,
+                                      "cache_hits": usage.cache_hits, "fallbacks": usage.fallbacks}
+    text = t("footer", generator=generator, profile=profile, reader=role,
+             analyser=t("analyser_rules") if analyser.name == "rules" else analyser.name)
+    if llm is not None:
+        text += " · " + t("llm_usage", **llm)
+    return Footer(generator=generator, profile=profile, reader=reader, analyser=analyser.name, text=text, llm=llm)
+
+
 def build_report(
     ranked: Sequence[Assessment],
     *,
@@ -393,6 +405,12 @@ def build_report(
     context = AnalysisContext(profile=profile, reader=reader, by_id=builder.by_id)
     focus = builder.focus(context)
     numbers = stats(ranked, collected, sum(entry.deep for entry in focus))
+    overview = builder.overview(numbers)
+    narrate = getattr(options.analyser, "narrate", None)
+    if narrate is not None and focus:
+        summary = {"totals": overview.totals, "themes": [theme.text for theme in overview.themes],
+                   "focus": [{"ref": e.ref, "title": e.title, "priority": e.priority, "areas": e.areas} for e in focus]}
+        overview.narrative = narrate(summary).get("overview") or None
     people = builder.contributors()
     moment = options.generated_at or datetime.now(timezone.utc)
     generator = f"pytorch-insight {__version__}"
@@ -408,7 +426,7 @@ def build_report(
         reader=reader.id,
         reader_role=role,
         analyser=analyser,
-        overview=builder.overview(numbers),
+        overview=overview,
         items=[builder.item(a) for a in ranked],
         focus=focus,
         activity=builder.activity(),
@@ -417,17 +435,5 @@ def build_report(
         teams=builder.teams(people),
         coverage=Coverage(sources=list(statuses), areas=builder.area_coverage()),
         stats=numbers,
-        footer=Footer(
-            generator=generator,
-            profile=profile.name,
-            reader=reader.id,
-            analyser=analyser,
-            text=t(
-                "footer",
-                generator=generator,
-                profile=profile.name,
-                reader=role,
-                analyser=t("analyser_rules") if analyser == "rules" else analyser,
-            ),
-        ),
+        footer=footer(t, generator, profile.name, reader.id, role, options.analyser),
     )

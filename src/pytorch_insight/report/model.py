@@ -70,6 +70,7 @@ class Theme(BaseModel):
 
 class Overview(BaseModel):
     totals: str
+    narrative: str | None = None  # written by a language model from this report, grounded in it
     themes: list[Theme]
     watch: str | None = None
     watch_id: str | None = None
@@ -134,6 +135,7 @@ class Footer(BaseModel):
     reader: str
     analyser: str
     text: str
+    llm: dict[str, int] | None = None  # calls, tokens_in, tokens_out, cache_hits, fallbacks
 
 
 class Report(BaseModel):

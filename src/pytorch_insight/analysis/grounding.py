@@ -1,0 +1,77 @@
+"""The grounding check used on every generated text: each item number, identifier (code span,
+dotted API name, snake_case name, config key), version, number with unit and URL a sentence
+states must occur in the sources it was written from. A sentence with an unsupported claim is
+dropped, not printed; so is one that repeats a configuration value."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+ITEM_NUMBER = re.compile(r"#(\d{2,7})\b")
+CODE_SPAN = re.compile(r"`([^`]{1,120})`")
+URL = re.compile(r"https?://[^\s)>\]]+")
+DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")
+SNAKE = re.compile(r"\b[A-Za-z]\w*_\w+\b")
+CONFIG_KEY = re.compile(r"\b([A-Za-z_][\w.]*)\s*=")
+VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*\b")
+NUMBER_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s?(?:ms|µs|us|s|sec|seconds|GiB|GB|MiB|MB|%|x|×|tok/s|tokens/s|TFLOPS|GB/s)(?![\w/])")
+NOT_CLAIMS = {"e.g", "i.e", "etc", "vs"}
+
+
+@dataclass
+class Grounded:
+    text: str = ""
+    kept: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.replace("`", " ").split())
+
+
+class SourceCorpus:
+    """Everything a generated text may draw on, searchable as plain text."""
+
+    def __init__(self, texts: Iterable[str], forbidden: Iterable[str] = ()) -> None:
+        self.text = _normalise("\n".join(t for t in texts if t))
+        self.lower = self.text.lower()
+        self.numbers = set(re.findall(r"\d+(?:\.\d+)?", self.text))
+        self.forbidden = [f for f in forbidden if f]
+
+    def supports(self, claim: str) -> bool:
+        return _normalise(claim).lower() in self.lower
+
+    def unsupported(self, sentence: str) -> list[str]:
+        """The claims in `sentence` that the sources do not contain."""
+        missing = [f"#{n}" for n in ITEM_NUMBER.findall(sentence) if not re.search(rf"(?:#|/|\b){n}\b", self.text)]
+        missing += [u for u in URL.findall(sentence) if not self.supports(u.rstrip(".,;"))]
+        without_urls = URL.sub(" ", sentence)
+        missing += [s for s in CODE_SPAN.findall(without_urls) if not self.supports(s)]
+        for pattern in (DOTTED, SNAKE):
+            missing += [name for name in pattern.findall(without_urls)
+                        if name.lower().rstrip(".") not in NOT_CLAIMS and not self.supports(name)]
+        missing += [key for key in CONFIG_KEY.findall(without_urls) if not self.supports(key)]
+        missing += [v for v in VERSION.findall(without_urls) if not self.supports(v)]
+        missing += [n for n in NUMBER_UNIT.findall(without_urls) if n not in self.numbers]
+        missing += ["a configuration value" for f in self.forbidden if f in sentence]
+        return list(dict.fromkeys(missing))
+
+    def redact(self, text: str) -> str:
+        for value in self.forbidden:
+            text = text.replace(value, "[redacted]")
+        return text
+
+    def check(self, text: str | None) -> Grounded:
+        result = Grounded()
+        for sentence in (s.strip() for s in SENTENCE.split(text or "")):
+            if not sentence:
+                continue
+            if self.unsupported(sentence):
+                result.dropped.append(self.redact(sentence))  # kept for the appendix, never with a secret in it
+            else:
+                result.kept.append(sentence)
+        result.text = " ".join(result.kept)
+        return result
