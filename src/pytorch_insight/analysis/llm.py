@@ -43,6 +43,7 @@ INSTRUCTIONS = (
     "details, root_cause, impact, workaround, fix_state, action (one of follow, track, adapt, ignore), urgency (one of "
     "P0, P1, P2) and reason (why this item matters to the reader)."
 )
+INVALID = "invalid: "  # a cached failure, told apart from a cached JSON answer
 REPAIR = "That reply was not the JSON object asked for ({error}). Reply again with only the JSON object."
 
 
@@ -136,6 +137,8 @@ class LLMAnalyser:
         if cached is not None:
             with self.usage.lock:
                 self.usage.cache_hits += 1
+            if cached["answer"].startswith(INVALID):
+                raise Unanswered(cached["answer"].removeprefix(INVALID))
             return ModelAnswer.model_validate_json(cached["answer"])
         content, tokens_in, tokens_out = self._call(messages, key, purpose)
         try:
@@ -148,7 +151,10 @@ class LLMAnalyser:
             try:
                 answer = parse_answer(content)
             except ValueError as again:
-                raise Unanswered(f"invalid answer twice ({again})") from None
+                # At temperature 0 the same prompt brings the same reply: remember the failure too.
+                why = f"invalid answer twice ({again})"
+                self.ledger.remember(key, self.name, INVALID + why, tokens_in, tokens_out)
+                raise Unanswered(why) from None
         self.ledger.remember(key, self.name, answer.model_dump_json(), tokens_in, tokens_out)
         return answer
 
