@@ -43,8 +43,11 @@ def start_server() -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--port", str(port),
-                               "--n_ctx", "4096"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--port", str(port), "--n_ctx", "4096"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}/v1"
     for _ in range(240):
         try:
@@ -59,9 +62,15 @@ def start_server() -> tuple[subprocess.Popen[bytes], str]:
 def one_report(ranked, profile, settings: LLMSettings, db: str) -> tuple[LLMAnalyser, float, int, int]:  # noqa: ANN001
     analyser = LLMAnalyser(settings, LLMLedger(Store.open(db)), lang="en", role="a PyTorch engineer")
     started = time.perf_counter()
-    report = build_report(ranked, window=make_window("2026-04-07", "2026-04-20"), profile=profile,
-                          reader=profile.reader(None), statuses=[], collected=len(ranked),
-                          options=ReportOptions(lang="en", analyser=analyser))
+    report = build_report(
+        ranked,
+        window=make_window("2026-04-07", "2026-04-20"),
+        profile=profile,
+        reader=profile.reader(None),
+        statuses=[],
+        collected=len(ranked),
+        options=ReportOptions(lang="en", analyser=analyser),
+    )
     kept = sum(entry.analysis.kept_sentences for entry in report.focus)
     dropped = sum(len(entry.analysis.dropped_sentences) for entry in report.focus)
     return analyser, time.perf_counter() - started, kept, dropped
@@ -78,16 +87,31 @@ def main() -> int:
         ranked = assess([item_from_line(json.loads(line)) for line in handle if line.strip()], profile)
     try:
         with tempfile.TemporaryDirectory() as folder:
-            print(f"{'run':<14}{'calls':>6}{'hits':>6}{'tokens in':>11}{'out':>7}{'fallbacks':>10}{'kept':>6}{'dropped':>9}{'wall s':>8}")
-            for name, concurrency, db in (("concurrency 1", 1, "a.db"), ("concurrency 4", 4, "b.db"), ("warm cache", 4, "b.db")):
-                settings = LLMSettings(model="smollm2", base_url=url, concurrency=concurrency, timeout=300,
-                                       max_output_tokens=args.max_tokens)
+            print(
+                f"{'run':<14}{'calls':>6}{'hits':>6}{'tokens in':>11}{'out':>7}{'fallbacks':>10}{'kept':>6}{'dropped':>9}{'wall s':>8}"
+            )
+            for name, concurrency, db in (
+                ("concurrency 1", 1, "a.db"),
+                ("concurrency 4", 4, "b.db"),
+                ("warm cache", 4, "b.db"),
+            ):
+                settings = LLMSettings(
+                    model="smollm2",
+                    base_url=url,
+                    concurrency=concurrency,
+                    timeout=300,
+                    max_output_tokens=args.max_tokens,
+                )
                 analyser, seconds, kept, dropped = one_report(ranked, profile, settings, str(Path(folder) / db))
                 u = analyser.usage
-                print(f"{name:<14}{u.calls:>6}{u.cache_hits:>6}{u.tokens_in:>11}{u.tokens_out:>7}{u.fallbacks:>10}"
-                      f"{kept:>6}{dropped:>9}{seconds:>8.1f}")
+                print(
+                    f"{name:<14}{u.calls:>6}{u.cache_hits:>6}{u.tokens_in:>11}{u.tokens_out:>7}{u.fallbacks:>10}"
+                    f"{kept:>6}{dropped:>9}{seconds:>8.1f}"
+                )
                 if kept + dropped:
-                    print(f"{'':<14}dropped by grounding: {dropped / (kept + dropped):.0%} of {kept + dropped} model sentences")
+                    print(
+                        f"{'':<14}dropped by grounding: {dropped / (kept + dropped):.0%} of {kept + dropped} model sentences"
+                    )
     finally:
         if server is not None:
             server.terminate()

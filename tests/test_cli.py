@@ -71,13 +71,33 @@ def test_unknown_repository_and_bad_token(
     fake = start_github([], tokens={"good"})
     monkeypatch.setenv("GITHUB_API_URL", fake.url)
     code, _, err = run(
-        capsys, "collect", "-q", "--source", "github", "--db", str(tmp_path / "i.db"), "--since", "2026-04-07", "--until", "2026-04-13"
+        capsys,
+        "collect",
+        "-q",
+        "--source",
+        "github",
+        "--db",
+        str(tmp_path / "i.db"),
+        "--since",
+        "2026-04-07",
+        "--until",
+        "2026-04-13",
     )
     assert code == 1
     assert_one_line_error(err, "pytorch/pytorch: repository not found (404)")
     monkeypatch.setenv("GITHUB_TOKEN", "wrong-token-value")
     code, out, err = run(
-        capsys, "collect", "-q", "--source", "github", "--db", str(tmp_path / "i.db"), "--since", "2026-04-07", "--until", "2026-04-13"
+        capsys,
+        "collect",
+        "-q",
+        "--source",
+        "github",
+        "--db",
+        str(tmp_path / "i.db"),
+        "--since",
+        "2026-04-07",
+        "--until",
+        "2026-04-13",
     )
     assert code == 1
     assert_one_line_error(err, "GitHub rejected the token (401)")
@@ -93,14 +113,18 @@ def test_collect_prints_the_coverage_table(
 ) -> None:
     monkeypatch.setenv("GITHUB_API_URL", start_github(shared_rows).url)
     db = str(tmp_path / "i.db")
-    code, _, err = run(capsys, "collect", "--source", "github", "--db", db, "--since", "2026-04-07", "--until", "2026-04-20")
+    code, _, err = run(
+        capsys, "collect", "--source", "github", "--db", db, "--since", "2026-04-07", "--until", "2026-04-20"
+    )
     assert code == 0 and "Traceback" not in err
     for header in ("source", "items", "requests", "304s", "status", "note"):
         assert header in err
     assert "github" in err and "ok" in err
     stored = {item.number for item in Store.open(db).iter_items() if item.kind != "commit"}
     assert stored == pytorch_threads(shared_rows)
-    code, out, err = run(capsys, "collect", "-q", "--source", "github", "--db", db, "--since", "2026-04-07", "--until", "2026-04-20")
+    code, out, err = run(
+        capsys, "collect", "-q", "--source", "github", "--db", db, "--since", "2026-04-07", "--until", "2026-04-20"
+    )
     assert (code, out, err) == (0, "", "")
 
 

@@ -52,19 +52,39 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 @pytest.fixture
 def community(shared_rows: list[dict[str, Any]]):  # noqa: ANN201
-    topic = Topic(7, "Thoughts on the custom-op correctness bug", [
-        Post("carol", "2026-04-18T10:00:00Z",
-             '<p>Tracking <a href="https://github.com/pytorch/pytorch/issues/180642">#180642</a> here.</p>')], category_id=1)
-    slack = FakeSlack({"C0COMPILE": [Message("1775728800.000100", "U1", "nightly is slower on H100")]}, {"U1": "alice"}, TOKEN)
-    with FakeDiscourse([topic], [(1, "general", "General")]) as forum, \
-            StaticSite({"/atom.xml": ("application/atom+xml", ATOM), "/events.ics": ("text/calendar", ical_of(shared_rows))}) as site, \
-            slack:
+    topic = Topic(
+        7,
+        "Thoughts on the custom-op correctness bug",
+        [
+            Post(
+                "carol",
+                "2026-04-18T10:00:00Z",
+                '<p>Tracking <a href="https://github.com/pytorch/pytorch/issues/180642">#180642</a> here.</p>',
+            )
+        ],
+        category_id=1,
+    )
+    slack = FakeSlack(
+        {"C0COMPILE": [Message("1775728800.000100", "U1", "nightly is slower on H100")]}, {"U1": "alice"}, TOKEN
+    )
+    with (
+        FakeDiscourse([topic], [(1, "general", "General")]) as forum,
+        StaticSite(
+            {"/atom.xml": ("application/atom+xml", ATOM), "/events.ics": ("text/calendar", ical_of(shared_rows))}
+        ) as site,
+        slack,
+    ):
         yield forum, site, slack
 
 
 def test_every_source_collects_and_forum_posts_link_to_github(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], shared_rows: list[dict[str, Any]], community,  # noqa: ANN001
-        start_github: Callable[..., FakeGitHub], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    shared_rows: list[dict[str, Any]],
+    community,  # noqa: ANN001
+    start_github: Callable[..., FakeGitHub],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     forum, site, slack = community
     profile = tmp_path / "local.toml"
     profile.write_text(profile_toml(forum.url, site.url))
@@ -86,8 +106,13 @@ def test_every_source_collects_and_forum_posts_link_to_github(
 
 
 def test_a_forum_that_is_down_leaves_the_rest_and_is_marked_failed(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], shared_rows: list[dict[str, Any]], community,  # noqa: ANN001
-        start_github: Callable[..., FakeGitHub], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    shared_rows: list[dict[str, Any]],
+    community,  # noqa: ANN001
+    start_github: Callable[..., FakeGitHub],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     _, site, slack = community
     profile = tmp_path / "local.toml"
     profile.write_text(profile_toml("http://127.0.0.1:9", site.url))

@@ -17,8 +17,8 @@ from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from pytorch_insight import __version__
-from pytorch_insight.collect import SOURCE_NAMES, build_sources, run_collection
 from pytorch_insight.analysis.llm import LLMAnalyser
+from pytorch_insight.collect import SOURCE_NAMES, build_sources, run_collection
 from pytorch_insight.config import Settings, load_settings, with_llm
 from pytorch_insight.errors import ConfigError, InsightError
 from pytorch_insight.jsonl import export_items, import_file
@@ -207,8 +207,12 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
             show_default=True,
             help="Focus items that get a deep analysis.",
         ),
-        click.option("--llm", "llm_model", help="Write the analysis with this model (any OpenAI-compatible server: "
-                     "OPENAI_BASE_URL, OPENAI_API_KEY); default: the rule analyser, or the config file's [llm]."),
+        click.option(
+            "--llm",
+            "llm_model",
+            help="Write the analysis with this model (any OpenAI-compatible server: "
+            "OPENAI_BASE_URL, OPENAI_API_KEY); default: the rule analyser, or the config file's [llm].",
+        ),
         click.option("--llm-budget", type=click.IntRange(0), help="Most tokens the model may spend on one report."),
         click.option("--llm-concurrency", type=click.IntRange(1, 32), help="Model calls at once."),
         click.option(

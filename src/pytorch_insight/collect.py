@@ -24,8 +24,9 @@ SOURCE_NAMES = ("github", "forum", "blog", "events", "slack")
 FOCUS_CANDIDATES = 20
 
 
-def http_client(settings: Settings, store: Store, clock: Clock | None, base_url: str = "",
-                headers: dict[str, str] | None = None) -> HttpClient:
+def http_client(
+    settings: Settings, store: Store, clock: Clock | None, base_url: str = "", headers: dict[str, str] | None = None
+) -> HttpClient:
     return HttpClient(
         base_url=base_url,
         headers=headers,
@@ -45,19 +46,29 @@ def github_client(settings: Settings, store: Store, clock: Clock | None = None) 
     return http_client(settings, store, clock, settings.github_api_url, headers)
 
 
-def build_sources(settings: Settings, store: Store, stack: ExitStack, names: Sequence[str] = SOURCE_NAMES,
-                  clock: Clock | None = None) -> list[Source]:
+def build_sources(
+    settings: Settings, store: Store, stack: ExitStack, names: Sequence[str] = SOURCE_NAMES, clock: Clock | None = None
+) -> list[Source]:
     """The named sources of the profile, their HTTP clients closed when `stack` closes."""
     profile, sources = settings.profile, []
     if "github" in names:
         client = stack.enter_context(github_client(settings, store, clock))
-        sources.append(GitHubSource(client, profile, store.get_items, has_token=bool(settings.github_token),
-                                    select_focus=lambda items: focus_candidates(items, profile)))
+        sources.append(
+            GitHubSource(
+                client,
+                profile,
+                store.get_items,
+                has_token=bool(settings.github_token),
+                select_focus=lambda items: focus_candidates(items, profile),
+            )
+        )
     if "forum" in names:
         forum_headers = {"Accept": "application/json"}
         if settings.discourse_api_key and settings.discourse_api_username:
-            forum_headers |= {"Api-Key": settings.discourse_api_key.get_secret_value(),
-                              "Api-Username": settings.discourse_api_username}
+            forum_headers |= {
+                "Api-Key": settings.discourse_api_key.get_secret_value(),
+                "Api-Username": settings.discourse_api_username,
+            }
         for forum in profile.forums:
             client = stack.enter_context(http_client(settings, store, clock, forum.url, forum_headers))
             sources.append(DiscourseSource(client, forum))

@@ -316,8 +316,13 @@ def _llm_settings(section: dict[str, Any], env: Mapping[str, str]) -> LLMSetting
     return LLMSettings.model_validate(values)
 
 
-def with_llm(settings: Settings, model: str | None, budget: int | None, concurrency: int | None,
-             env: Mapping[str, str] | None = None) -> Settings:
+def with_llm(
+    settings: Settings,
+    model: str | None,
+    budget: int | None,
+    concurrency: int | None,
+    env: Mapping[str, str] | None = None,
+) -> Settings:
     """Settings with the command line's `--llm` options applied over the config file and environment."""
     if not model and settings.llm is None:
         return settings

@@ -271,18 +271,41 @@ class LLMLedger:
         return dict(row._mapping) if row else None
 
     def remember(self, key: str, model: str, answer: str, tokens_in: int, tokens_out: int) -> None:
-        values = {"model": model, "answer": answer, "tokens_in": tokens_in, "tokens_out": tokens_out, "stored_at": utcnow()}
+        values = {
+            "model": model,
+            "answer": answer,
+            "tokens_in": tokens_in,
+            "tokens_out": tokens_out,
+            "stored_at": utcnow(),
+        }
         with self.engine.begin() as connection:
             changed = connection.execute(update(llm_cache).where(llm_cache.c.key == key).values(**values))
             if changed.rowcount == 0:
                 connection.execute(insert(llm_cache).values(key=key, **values))
 
-    def log(self, model: str, prompt_hash: str, purpose: str, tokens_in: int, tokens_out: int, duration_ms: int,
-            outcome: str) -> None:
+    def log(
+        self,
+        model: str,
+        prompt_hash: str,
+        purpose: str,
+        tokens_in: int,
+        tokens_out: int,
+        duration_ms: int,
+        outcome: str,
+    ) -> None:
         with self.engine.begin() as connection:
-            connection.execute(insert(llm_calls).values(
-                model=model, prompt_hash=prompt_hash, purpose=purpose, tokens_in=tokens_in, tokens_out=tokens_out,
-                duration_ms=duration_ms, outcome=outcome, at=utcnow()))
+            connection.execute(
+                insert(llm_calls).values(
+                    model=model,
+                    prompt_hash=prompt_hash,
+                    purpose=purpose,
+                    tokens_in=tokens_in,
+                    tokens_out=tokens_out,
+                    duration_ms=duration_ms,
+                    outcome=outcome,
+                    at=utcnow(),
+                )
+            )
 
     def calls(self) -> list[dict[str, Any]]:
         with self.engine.connect() as connection:

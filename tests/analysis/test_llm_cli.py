@@ -31,8 +31,21 @@ def test_report_with_a_model_then_again_from_the_cache(tmp_path: Path, monkeypat
         monkeypatch.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
         monkeypatch.setenv("OPENAI_API_KEY", SECRET)
         server.play(GOOD, completion("not json"), completion("still not json"))
-        common = ("--db", db, *WINDOW, "--out", str(out), "--focus", "4", "--deep", "3", "--llm", "test-model",
-                  "--llm-concurrency", "1")
+        common = (
+            "--db",
+            db,
+            *WINDOW,
+            "--out",
+            str(out),
+            "--focus",
+            "4",
+            "--deep",
+            "3",
+            "--llm",
+            "test-model",
+            "--llm-concurrency",
+            "1",
+        )
         cli("report", "-q", *common, "--lang", "en")
         first_calls = len(server.requests)
         cli("report", "-q", *common, "--lang", "en")

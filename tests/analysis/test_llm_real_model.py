@@ -47,8 +47,23 @@ def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     with log.open("wb") as sink:  # a file, not a pipe: llama.cpp logs a lot and a full pipe would stall it
-        server = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
-                                   "--port", str(port), "--n_ctx", "4096"], stdout=sink, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(model),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_ctx",
+                "4096",
+            ],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + 120
@@ -67,15 +82,23 @@ def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_nothing_unsupported_from_a_tiny_real_model_reaches_the_report(
-        local_model: str, tmp_path: Path, shared_rows: list[dict[str, Any]]) -> None:
+    local_model: str, tmp_path: Path, shared_rows: list[dict[str, Any]]
+) -> None:
     ranked = assess([item_from_line(row) for row in shared_rows], PROFILE)
     ledger = LLMLedger(Store.open(str(tmp_path / "insight.db")))
     settings = LLMSettings(model="smollm2", base_url=local_model, concurrency=1, timeout=180, max_output_tokens=160)
 
     def report(analyser: LLMAnalyser):  # noqa: ANN202
         options = ReportOptions(lang="en", focus_size=3, deep_size=2, analyser=analyser)
-        return build_report(ranked, window=make_window("2026-04-07", "2026-04-20"), profile=PROFILE,
-                            reader=PROFILE.reader(None), statuses=[], collected=len(ranked), options=options)
+        return build_report(
+            ranked,
+            window=make_window("2026-04-07", "2026-04-20"),
+            profile=PROFILE,
+            reader=PROFILE.reader(None),
+            statuses=[],
+            collected=len(ranked),
+            options=options,
+        )
 
     analyser = LLMAnalyser(settings, ledger, lang="en", role="a PyTorch engineer")
     document = report(analyser)
@@ -89,11 +112,15 @@ def test_nothing_unsupported_from_a_tiny_real_model_reaches_the_report(
             continue
         corpus = SourceCorpus(source_texts(by_id[entry.id], context, analysis))
         for name in (*TEXT_FIELDS, "reason"):
-            for sentence in filter(None, corpus.check(getattr(analysis, name)).kept + corpus.check(getattr(analysis, name)).dropped):
+            for sentence in filter(
+                None, corpus.check(getattr(analysis, name)).kept + corpus.check(getattr(analysis, name)).dropped
+            ):
                 assert corpus.unsupported(sentence) == [], (entry.id, name, sentence)
             assert all(corpus.supports(url) for url in URL.findall(getattr(analysis, name)))
     render_markdown(document), render_html(document)
-    print(f"\nreal model: {analyser.usage}, dropped {sum(len(e.analysis.dropped_sentences) for e in document.focus)} sentences")
+    print(
+        f"\nreal model: {analyser.usage}, dropped {sum(len(e.analysis.dropped_sentences) for e in document.focus)} sentences"
+    )
 
     again = LLMAnalyser(settings, ledger, lang="en", role="a PyTorch engineer")
     second = report(again)

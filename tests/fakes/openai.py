@@ -12,13 +12,28 @@ from tests.fakes.server import LocalServer, Reply
 
 
 def completion(content: str, finish: str = "stop", prompt_tokens: int = 100, completion_tokens: int = 50) -> Reply:
-    return Reply.json(200, {
-        "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()), "model": "test-model",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish,
-                     "logprobs": None}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
-    })
+    return Reply.json(
+        200,
+        {
+            "id": "chatcmpl-test",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": "test-model",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": finish,
+                    "logprobs": None,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        },
+    )
 
 
 def answer(**fields: str) -> Reply:

@@ -31,8 +31,19 @@ class FakeSlack(LocalServer):
             if arg.get("user") not in self.users:
                 return Reply.json(200, {"ok": False, "error": "user_not_found"})
             name = self.users[arg["user"]]
-            return Reply.json(200, {"ok": True, "user": {"id": arg["user"], "name": name, "deleted": False, "is_bot": False,
-                                                        "profile": {"display_name": name, "real_name": name}}})
+            return Reply.json(
+                200,
+                {
+                    "ok": True,
+                    "user": {
+                        "id": arg["user"],
+                        "name": name,
+                        "deleted": False,
+                        "is_bot": False,
+                        "profile": {"display_name": name, "real_name": name},
+                    },
+                },
+            )
         if arg.get("channel") not in self.channels:
             return Reply.json(200, {"ok": False, "error": "channel_not_found"})
         messages = self.channels[arg["channel"]]
@@ -50,10 +61,15 @@ class FakeSlack(LocalServer):
     def _paged(self, messages: list[Message], arg: dict[str, str], thread: str | None = None) -> Reply:
         start = int(arg.get("cursor") or 0)
         size = min(int(arg.get("limit", self.page)), self.page)
-        chunk = messages[start:start + size]
+        chunk = messages[start : start + size]
         more = start + size < len(messages)
-        body = {"ok": True, "messages": [self._message(m, thread) for m in chunk], "has_more": more,
-                "pin_count": 0, "response_metadata": {"next_cursor": str(start + size) if more else ""}}
+        body = {
+            "ok": True,
+            "messages": [self._message(m, thread) for m in chunk],
+            "has_more": more,
+            "pin_count": 0,
+            "response_metadata": {"next_cursor": str(start + size) if more else ""},
+        }
         return Reply.json(200, body)
 
     @staticmethod
@@ -63,8 +79,12 @@ class FakeSlack(LocalServer):
         if message.subtype:
             data["subtype"] = message.subtype
         if message.replies:
-            data.update(thread_ts=message.ts, reply_count=len(message.replies), reply_users_count=len({r.user for r in message.replies}),
-                        latest_reply=message.replies[-1].ts)
+            data.update(
+                thread_ts=message.ts,
+                reply_count=len(message.replies),
+                reply_users_count=len({r.user for r in message.replies}),
+                latest_reply=message.replies[-1].ts,
+            )
         elif thread:
             data["thread_ts"] = thread
         return data

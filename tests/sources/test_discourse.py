@@ -24,18 +24,34 @@ CATEGORIES = [(1, "uncategorized", "Uncategorized"), (5, "compiler", "Compiler")
 
 
 def posts(*stamps: str, first: str = "<p>Text</p>") -> list[Post]:
-    return [Post("alice", stamps[0], first)] + [Post(f"user{i}", s, f"<p>reply {i}</p>") for i, s in enumerate(stamps[1:], 1)]
+    return [Post("alice", stamps[0], first)] + [
+        Post(f"user{i}", s, f"<p>reply {i}</p>") for i, s in enumerate(stamps[1:], 1)
+    ]
 
 
 def forum_topics() -> list[Topic]:
     return [
         Topic(1, "Welcome to the forum", posts("2020-01-01T00:00:00Z"), pinned=True),
-        Topic(2, "RFC: a new inductor scheduler",
-              posts("2026-04-08T10:00:00Z", "2026-04-09T10:00:00Z",
-                    first='<p>See <a href="https://github.com/pytorch/pytorch/issues/180642">the issue</a>.</p>'),
-              category_id=5, tags=["rfc"], likes=7),
-        Topic(3, "A long discussion", posts("2026-03-01T10:00:00Z", *[f"2026-03-{d:02d}T10:00:00Z" for d in range(2, 23)],
-                                            "2026-04-10T10:00:00Z"), category_id=6),
+        Topic(
+            2,
+            "RFC: a new inductor scheduler",
+            posts(
+                "2026-04-08T10:00:00Z",
+                "2026-04-09T10:00:00Z",
+                first='<p>See <a href="https://github.com/pytorch/pytorch/issues/180642">the issue</a>.</p>',
+            ),
+            category_id=5,
+            tags=["rfc"],
+            likes=7,
+        ),
+        Topic(
+            3,
+            "A long discussion",
+            posts(
+                "2026-03-01T10:00:00Z", *[f"2026-03-{d:02d}T10:00:00Z" for d in range(2, 23)], "2026-04-10T10:00:00Z"
+            ),
+            category_id=6,
+        ),
         Topic(4, "Old and quiet", posts("2026-02-01T10:00:00Z", "2026-02-02T10:00:00Z"), category_id=5),
         Topic(5, "Started after the window", posts("2026-04-20T10:00:00Z"), category_id=5),
         Topic(6, "Older again", posts("2026-01-01T10:00:00Z"), category_id=5),
@@ -67,7 +83,13 @@ def test_topics_active_in_the_window_with_their_replies(tmp_path: Path, forum: F
     assert status.status is CoverageStatus.OK, status.note
     assert sorted(topics) == [2, 3]
     rfc = topics[2]
-    assert (rfc.kind, rfc.title, rfc.author, rfc.labels, rfc.reactions) == ("forum", "RFC: a new inductor scheduler", "alice", ["rfc"], 7)
+    assert (rfc.kind, rfc.title, rfc.author, rfc.labels, rfc.reactions) == (
+        "forum",
+        "RFC: a new inductor scheduler",
+        "alice",
+        ["rfc"],
+        7,
+    )
     assert rfc.body == "See the issue (https://github.com/pytorch/pytorch/issues/180642)."
     assert [c.body for c in rfc.comments] == ["reply 1"]
     assert rfc.model_extra["category"] == "Compiler"
@@ -94,8 +116,12 @@ def test_categories_of_interest(tmp_path: Path, forum: FakeDiscourse) -> None:
 
 def test_a_429_with_retry_after_is_waited_out(tmp_path: Path, forum: FakeDiscourse) -> None:
     clock = FakeClock()
-    forum.add_trouble(Trouble(r"^/t/2\.json$", Reply.json(429, {"errors": ["Slow down"], "error_type": "rate_limit"},
-                                                            **{"Retry-After": "17"})))
+    forum.add_trouble(
+        Trouble(
+            r"^/t/2\.json$",
+            Reply.json(429, {"errors": ["Slow down"], "error_type": "rate_limit"}, **{"Retry-After": "17"}),
+        )
+    )
     store, status = collect(tmp_path, forum.url, clock=clock)
     assert status.status is CoverageStatus.OK and 2 in stored(store)
     assert clock.sleeps == [17.0]
@@ -107,12 +133,15 @@ def test_a_forum_that_is_down_fails_the_source_cleanly(tmp_path: Path) -> None:
     assert store.count_items() == 0
 
 
-@pytest.mark.parametrize(("sample", "path", "pick"), [
-    ("sourcecred_test_2021__latest_page0.json", "/latest.json", lambda d: d),
-    ("sourcecred_test_2021__t_26_page1.json", "/t/3.json", lambda d: d),
-    ("sourcecred_test_2021__t_26_page2.json", "/t/3.json?page=2", lambda d: d),
-    ("sourcecred_test_2021__categories.json", "/categories.json", lambda d: d),
-])
+@pytest.mark.parametrize(
+    ("sample", "path", "pick"),
+    [
+        ("sourcecred_test_2021__latest_page0.json", "/latest.json", lambda d: d),
+        ("sourcecred_test_2021__t_26_page1.json", "/t/3.json", lambda d: d),
+        ("sourcecred_test_2021__t_26_page2.json", "/t/3.json?page=2", lambda d: d),
+        ("sourcecred_test_2021__categories.json", "/categories.json", lambda d: d),
+    ],
+)
 def test_the_fake_answers_in_the_recorded_shapes(forum: FakeDiscourse, sample: str, path: str, pick) -> None:  # noqa: ANN001
     real = json.loads((SAMPLES / "discourse" / sample).read_text())
     fake = httpx.get(forum.url + path, timeout=5).json()

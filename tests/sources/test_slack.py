@@ -19,8 +19,8 @@ from tests.sources.helpers import collect_one, http_client, settings_for
 from tests.test_fake_contract import shape_mismatches
 
 WEEK = make_window("2026-04-07", "2026-04-13")
-TS_IN = "1775728800.000100"      # 2026-04-09 10:00 UTC
-TS_REPLY = "1775732400.000200"   # 2026-04-09 11:00 UTC
+TS_IN = "1775728800.000100"  # 2026-04-09 10:00 UTC
+TS_REPLY = "1775732400.000200"  # 2026-04-09 11:00 UTC
 TS_BEFORE = "1775210400.000300"  # 2026-04-03 10:00 UTC
 TOKEN = "xoxb-test-token-value"
 
@@ -28,8 +28,12 @@ TOKEN = "xoxb-test-token-value"
 def workspace() -> FakeSlack:
     channels = {
         "C0COMPILE": [
-            Message(TS_IN, "U1", "Inductor nightly is 12% slower on H100\nsee https://github.com/pytorch/pytorch/issues/180642",
-                    replies=[Message(TS_REPLY, "U2", "bisected to #180670")]),
+            Message(
+                TS_IN,
+                "U1",
+                "Inductor nightly is 12% slower on H100\nsee https://github.com/pytorch/pytorch/issues/180642",
+                replies=[Message(TS_REPLY, "U2", "bisected to #180670")],
+            ),
             Message("1775736000.000400", "U2", "joined", subtype="channel_join"),
             Message(TS_BEFORE, "U1", "last week's message"),
             Message("1775739600.000500", "", "Build 1234 is green"),
@@ -60,7 +64,11 @@ def test_messages_of_the_window_with_their_threads_and_names(tmp_path: Path) -> 
     assert bot.author == "B0001[bot]"
     assert status.status is CoverageStatus.OK and status.items == 2
     assert (item.kind, item.author, item.title, item.created) == (
-        "slack", "alice", "Inductor nightly is 12% slower on H100", "2026-04-09T10:00:00Z")
+        "slack",
+        "alice",
+        "Inductor nightly is 12% slower on H100",
+        "2026-04-09T10:00:00Z",
+    )
     assert [(c.author, c.body) for c in item.comments] == [("bob", "bisected to #180670")]
     assert item.url == "https://pytorch.slack.com/archives/C0COMPILE/p1775728800000100"
 
@@ -80,18 +88,30 @@ def test_a_rejected_token_fails_the_source_without_echoing_it(tmp_path: Path) ->
 def test_slack_rate_limits_are_honoured(tmp_path: Path) -> None:
     clock = FakeClock()
     with workspace() as slack:
-        slack.add_trouble(Trouble(r"^/conversations\.history$", Reply.json(429, {"ok": False, "error": "ratelimited"},
-                                                                          **{"Retry-After": "3"})))
+        slack.add_trouble(
+            Trouble(
+                r"^/conversations\.history$",
+                Reply.json(429, {"ok": False, "error": "ratelimited"}, **{"Retry-After": "3"}),
+            )
+        )
         _, status = collect(tmp_path, slack.url, ["C0COMPILE"], clock=clock)
     assert status.status is CoverageStatus.OK and clock.sleeps == [3.0]
 
 
 def test_the_fake_answers_in_the_recorded_shapes() -> None:
-    recorded = {name: json.loads((SAMPLES / "slack" / name).read_text()) for name in (
-        "conversations.history_page2_last__perceval.json", "error_channel_not_found__perceval.json", "users.info__perceval.json")}
+    recorded = {
+        name: json.loads((SAMPLES / "slack" / name).read_text())
+        for name in (
+            "conversations.history_page2_last__perceval.json",
+            "error_channel_not_found__perceval.json",
+            "users.info__perceval.json",
+        )
+    }
     with workspace() as slack:
         headers = {"Authorization": f"Bearer {TOKEN}"}
-        history = httpx.get(f"{slack.url}/conversations.history", params={"channel": "C0COMPILE"}, headers=headers).json()
+        history = httpx.get(
+            f"{slack.url}/conversations.history", params={"channel": "C0COMPILE"}, headers=headers
+        ).json()
         missing = httpx.get(f"{slack.url}/conversations.history", params={"channel": "C0NONE"}, headers=headers).json()
         user = httpx.get(f"{slack.url}/users.info", params={"user": "U1"}, headers=headers).json()
     real_history = recorded["conversations.history_page2_last__perceval.json"]
@@ -99,4 +119,10 @@ def test_the_fake_answers_in_the_recorded_shapes() -> None:
     assert shape_mismatches({"has_more": real_history["has_more"], "messages": plain[:1]}, history) == []
     assert shape_mismatches(recorded["error_channel_not_found__perceval.json"], missing) == []
     real_user = recorded["users.info__perceval.json"]
-    assert shape_mismatches({"ok": real_user["ok"], "user": {k: real_user["user"][k] for k in ("id", "name", "deleted", "is_bot")}}, user) == []
+    assert (
+        shape_mismatches(
+            {"ok": real_user["ok"], "user": {k: real_user["user"][k] for k in ("id", "name", "deleted", "is_bot")}},
+            user,
+        )
+        == []
+    )

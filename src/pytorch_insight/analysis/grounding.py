@@ -17,7 +17,9 @@ DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")
 SNAKE = re.compile(r"\b[A-Za-z]\w*_\w+\b")
 CONFIG_KEY = re.compile(r"\b([A-Za-z_][\w.]*)\s*=")
 VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*\b")
-NUMBER_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s?(?:ms|µs|us|s|sec|seconds|GiB|GB|MiB|MB|%|x|×|tok/s|tokens/s|TFLOPS|GB/s)(?![\w/])")
+NUMBER_UNIT = re.compile(
+    r"(\d+(?:\.\d+)?)\s?(?:ms|µs|us|s|sec|seconds|GiB|GB|MiB|MB|%|x|×|tok/s|tokens/s|TFLOPS|GB/s)(?![\w/])"
+)
 NOT_CLAIMS = {"e.g", "i.e", "etc", "vs"}
 
 
@@ -51,8 +53,11 @@ class SourceCorpus:
         without_urls = URL.sub(" ", sentence)
         missing += [s for s in CODE_SPAN.findall(without_urls) if not self.supports(s)]
         for pattern in (DOTTED, SNAKE):
-            missing += [name for name in pattern.findall(without_urls)
-                        if name.lower().rstrip(".") not in NOT_CLAIMS and not self.supports(name)]
+            missing += [
+                name
+                for name in pattern.findall(without_urls)
+                if name.lower().rstrip(".") not in NOT_CLAIMS and not self.supports(name)
+            ]
         missing += [key for key in CONFIG_KEY.findall(without_urls) if not self.supports(key)]
         missing += [v for v in VERSION.findall(without_urls) if not self.supports(v)]
         missing += [n for n in NUMBER_UNIT.findall(without_urls) if n not in self.numbers]

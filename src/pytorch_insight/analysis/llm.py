@@ -82,16 +82,25 @@ class Unanswered(Exception):
 
 
 class LLMAnalyser:
-    def __init__(self, settings: LLMSettings, ledger: LLMLedger, *, lang: str = "zh", role: str = "an engineer",
-                 clock: Clock | None = None, client: openai.OpenAI | None = None) -> None:
+    def __init__(
+        self,
+        settings: LLMSettings,
+        ledger: LLMLedger,
+        *,
+        lang: str = "zh",
+        role: str = "an engineer",
+        clock: Clock | None = None,
+        client: openai.OpenAI | None = None,
+    ) -> None:
         self.settings, self.ledger, self.lang, self.role = settings, ledger, lang, role
         self.name = settings.model
         self.clock = clock or SystemClock()
         self.rules = RuleAnalyser()
         self.usage = Usage()
         api_key = settings.api_key.get_secret_value() if settings.api_key else "unused"  # local servers need none
-        self.client = client or openai.OpenAI(base_url=settings.base_url, api_key=api_key, timeout=settings.timeout,
-                                              max_retries=0)
+        self.client = client or openai.OpenAI(
+            base_url=settings.base_url, api_key=api_key, timeout=settings.timeout, max_retries=0
+        )
         self.forbidden = [value for value in (api_key if settings.api_key else "", settings.base_url or "") if value]
 
     # -- the analyser protocol ---------------------------------------------------------------------
@@ -129,7 +138,10 @@ class LLMAnalyser:
 
     def _answer(self, data: dict[str, Any], purpose: str) -> ModelAnswer:
         messages = [
-            {"role": "system", "content": INSTRUCTIONS.format(role=self.role, language=LANGUAGE.get(self.lang, "English"))},
+            {
+                "role": "system",
+                "content": INSTRUCTIONS.format(role=self.role, language=LANGUAGE.get(self.lang, "English")),
+            },
             {"role": "user", "content": "<data>\n" + json.dumps(data, ensure_ascii=False) + "\n</data>"},
         ]
         key = hashlib.sha256(json.dumps([self.name, messages], ensure_ascii=False).encode()).hexdigest()
@@ -144,8 +156,11 @@ class LLMAnalyser:
         try:
             answer = parse_answer(content)
         except ValueError as exc:
-            repair = [*messages, {"role": "assistant", "content": content[:2000]},
-                      {"role": "user", "content": REPAIR.format(error=str(exc)[:200])}]
+            repair = [
+                *messages,
+                {"role": "assistant", "content": content[:2000]},
+                {"role": "user", "content": REPAIR.format(error=str(exc)[:200])},
+            ]
             content, more_in, more_out = self._call(repair, key, f"{purpose} (repair)")
             tokens_in, tokens_out = tokens_in + more_in, tokens_out + more_out
             try:
@@ -163,15 +178,26 @@ class LLMAnalyser:
             if self.settings.budget_tokens is not None and self.usage.tokens >= self.settings.budget_tokens:
                 self.ledger.log(self.name, key, purpose, 0, 0, 0, "skipped: token budget spent")
                 raise Unanswered("token budget spent")
-        retrying = Retrying(retry=retry_if_exception(lambda e: isinstance(e, RETRIABLE)),
-                            stop=stop_after_attempt(self.settings.max_attempts), wait=self._wait,
-                            sleep=self.clock.sleep, reraise=True)
+        retrying = Retrying(
+            retry=retry_if_exception(lambda e: isinstance(e, RETRIABLE)),
+            stop=stop_after_attempt(self.settings.max_attempts),
+            wait=self._wait,
+            sleep=self.clock.sleep,
+            reraise=True,
+        )
         started = time.perf_counter()
         try:
             response = retrying(self._create, messages)
         except openai.OpenAIError as exc:
-            self.ledger.log(self.name, key, purpose, 0, 0, int((time.perf_counter() - started) * 1000),
-                            f"error: {type(exc).__name__}")
+            self.ledger.log(
+                self.name,
+                key,
+                purpose,
+                0,
+                0,
+                int((time.perf_counter() - started) * 1000),
+                f"error: {type(exc).__name__}",
+            )
             raise Unanswered(f"model call failed ({type(exc).__name__})") from None
         usage = response.usage
         tokens_in, tokens_out = (usage.prompt_tokens, usage.completion_tokens) if usage else (0, 0)
@@ -182,12 +208,17 @@ class LLMAnalyser:
             self.usage.calls += 1
             self.usage.tokens_in += tokens_in
             self.usage.tokens_out += tokens_out
-        self.ledger.log(self.name, key, purpose, tokens_in, tokens_out, int((time.perf_counter() - started) * 1000), outcome)
+        self.ledger.log(
+            self.name, key, purpose, tokens_in, tokens_out, int((time.perf_counter() - started) * 1000), outcome
+        )
         return content, tokens_in, tokens_out
 
     def _create(self, messages: list[dict[str, str]]) -> Any:
         return self.client.chat.completions.create(
-            model=self.name, messages=messages, temperature=0, max_tokens=self.settings.max_output_tokens,
+            model=self.name,
+            messages=messages,
+            temperature=0,
+            max_tokens=self.settings.max_output_tokens,
             response_format={"type": "json_object"},
         )
 
@@ -232,16 +263,37 @@ def item_context(assessment: Assessment, context: AnalysisContext, base: Analysi
     """The compact sources of one item: sections, decisive comments, links, files and rule facts."""
     item = assessment.item
     body = parse_body(item.body)
-    sections = {name or "description": prose(text)[:SECTION_CHARS] for name, text in list(body.sections.items())[:5] if prose(text)}
+    sections = {
+        name or "description": prose(text)[:SECTION_CHARS]
+        for name, text in list(body.sections.items())[:5]
+        if prose(text)
+    }
     people = [c for c in item.comments if not context.profile.is_bot(c.author)]
     decisive = sorted(people, key=lambda c: len(c.body or ""), reverse=True)[:3]
-    linked = [{"relation": r.type, "title": context.by_id[r.target].item.title, "state": context.by_id[r.target].item.state,
-               "ref": r.target.split(":", 1)[-1]} for r in assessment.relations if r.target in context.by_id][:6]
+    linked = [
+        {
+            "relation": r.type,
+            "title": context.by_id[r.target].item.title,
+            "state": context.by_id[r.target].item.state,
+            "ref": r.target.split(":", 1)[-1],
+        }
+        for r in assessment.relations
+        if r.target in context.by_id
+    ][:6]
     return {
-        "item": {"ref": item.id.split(":", 1)[-1], "kind": item.kind, "title": item.title, "state": item.state,
-                 "labels": item.labels, "areas": assessment.areas, "sections": sections},
-        "comments": [{"author": c.author, "text": prose(c.body or "")[:COMMENT_CHARS]} for c in sorted(
-            decisive, key=lambda c: c.date or "")],
+        "item": {
+            "ref": item.id.split(":", 1)[-1],
+            "kind": item.kind,
+            "title": item.title,
+            "state": item.state,
+            "labels": item.labels,
+            "areas": assessment.areas,
+            "sections": sections,
+        },
+        "comments": [
+            {"author": c.author, "text": prose(c.body or "")[:COMMENT_CHARS]}
+            for c in sorted(decisive, key=lambda c: c.date or "")
+        ],
         "linked": linked,
         "files": [f.model_dump(include={"filename", "functions"}) for f in base.facts.files[:8]],
         "facts": base.facts.model_dump(include={"versions", "hardware", "numbers", "errors"}),

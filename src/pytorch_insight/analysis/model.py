@@ -58,10 +58,10 @@ class Analysis(BaseModel):
     fix_refs: list[str] = Field(default_factory=list)
     facts: Facts = Field(default_factory=Facts)
     analyser: str = "rules"
-    action: str = ""          # set by a language model that suggested one (rules decide otherwise)
+    action: str = ""  # set by a language model that suggested one (rules decide otherwise)
     urgency: str = ""
     reason: str = ""
-    kept_sentences: int = 0   # grounding accounting for model-written text
+    kept_sentences: int = 0  # grounding accounting for model-written text
     dropped_sentences: list[str] = Field(default_factory=list)
     note: str = ""
 

@@ -112,7 +112,9 @@ class _Builder:
         chosen = [a for a in self.ranked if not a.noise and not a.canonical and a.priority != "low"]
         pairs = [(a, index < self.options.deep_size) for index, a in enumerate(chosen[: self.options.focus_size])]
         entries = []
-        for (assessment, deep), analysis in zip(pairs, self.options.analyser.analyse_batch(pairs, context), strict=True):
+        for (assessment, deep), analysis in zip(
+            pairs, self.options.analyser.analyse_batch(pairs, context), strict=True
+        ):
             if deep and self.options.downstream and analysis.facts.files:
                 analysis.facts.downstream = downstream_uses(analysis.facts.files, self.options.downstream)
             entries.append(self.focus_entry(assessment, analysis, deep))
@@ -380,10 +382,24 @@ def counts(ranked: Sequence[Assessment]) -> dict[str, dict[str, int]]:
 
 def footer(t: Catalogue, generator: str, profile: str, reader: str, role: str, analyser: Analyser) -> Footer:
     usage = getattr(analyser, "usage", None)
-    llm = None if usage is None else {"calls": usage.calls, "tokens_in": usage.tokens_in, "tokens_out": usage.tokens_out,
-                                      "cache_hits": usage.cache_hits, "fallbacks": usage.fallbacks}
-    text = t("footer", generator=generator, profile=profile, reader=role,
-             analyser=t("analyser_rules") if analyser.name == "rules" else analyser.name)
+    llm = (
+        None
+        if usage is None
+        else {
+            "calls": usage.calls,
+            "tokens_in": usage.tokens_in,
+            "tokens_out": usage.tokens_out,
+            "cache_hits": usage.cache_hits,
+            "fallbacks": usage.fallbacks,
+        }
+    )
+    text = t(
+        "footer",
+        generator=generator,
+        profile=profile,
+        reader=role,
+        analyser=t("analyser_rules") if analyser.name == "rules" else analyser.name,
+    )
     if llm is not None:
         text += " · " + t("llm_usage", **llm)
     return Footer(generator=generator, profile=profile, reader=reader, analyser=analyser.name, text=text, llm=llm)
@@ -408,8 +424,11 @@ def build_report(
     overview = builder.overview(numbers)
     narrate = getattr(options.analyser, "narrate", None)
     if narrate is not None and focus:
-        summary = {"totals": overview.totals, "themes": [theme.text for theme in overview.themes],
-                   "focus": [{"ref": e.ref, "title": e.title, "priority": e.priority, "areas": e.areas} for e in focus]}
+        summary = {
+            "totals": overview.totals,
+            "themes": [theme.text for theme in overview.themes],
+            "focus": [{"ref": e.ref, "title": e.title, "priority": e.priority, "areas": e.areas} for e in focus],
+        }
         overview.narrative = narrate(summary).get("overview") or None
     people = builder.contributors()
     moment = options.generated_at or datetime.now(timezone.utc)

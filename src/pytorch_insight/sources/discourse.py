@@ -52,8 +52,14 @@ class DiscourseSource:
             status, notes = CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED, [*notes, str(exc)]
         if notes and status is CoverageStatus.OK:
             status = CoverageStatus.PARTIAL
-        return SourceStatus(name=self.name, status=status, items=stored, requests=stats.requests,
-                            not_modified=stats.not_modified, note="; ".join(notes))
+        return SourceStatus(
+            name=self.name,
+            status=status,
+            items=stored,
+            requests=stats.requests,
+            not_modified=stats.not_modified,
+            note="; ".join(notes),
+        )
 
     def _categories(self, stats: RequestStats) -> dict[int, dict[str, Any]]:
         data = self.client.get_json("/categories.json", stats, params={"include_subcategories": "true"}).data
@@ -95,8 +101,9 @@ class DiscourseSource:
                 return
         notes.append(f"stopped after {MAX_LATEST_PAGES} pages of /latest.json")
 
-    def _topic_item(self, stats: RequestStats, topic: dict[str, Any], window: Window,
-                    categories: dict[int, dict[str, Any]]) -> Item | None:
+    def _topic_item(
+        self, stats: RequestStats, topic: dict[str, Any], window: Window, categories: dict[int, dict[str, Any]]
+    ) -> Item | None:
         data = self.client.get_json(f"/t/{topic['id']}.json", stats).data
         posts = list((data.get("post_stream") or {}).get("posts", []))
         total = len((data.get("post_stream") or {}).get("stream", [])) or len(posts)
@@ -105,7 +112,9 @@ class DiscourseSource:
         while len(posts) < total and page < MAX_TOPIC_PAGES and _last_post_before(posts, window):
             page += 1
             more = self.client.get_json(f"/t/{topic['id']}.json", stats, params={"page": page}).data
-            new = [p for p in (more.get("post_stream") or {}).get("posts", []) if p["id"] not in {q["id"] for q in posts}]
+            new = [
+                p for p in (more.get("post_stream") or {}).get("posts", []) if p["id"] not in {q["id"] for q in posts}
+            ]
             if not new:
                 break
             posts.extend(new)
@@ -128,8 +137,16 @@ class DiscourseSource:
             created=data.get("created_at") or first.get("created_at"),
             updated=data.get("last_posted_at"),
             labels=[tag if isinstance(tag, str) else tag.get("name", "") for tag in data.get("tags") or []],
-            comments=[Comment(id=p["id"], author=p.get("username"), date=p.get("created_at"), kind="reply",
-                              body=html_to_text(p.get("cooked"))) for p in replies],
+            comments=[
+                Comment(
+                    id=p["id"],
+                    author=p.get("username"),
+                    date=p.get("created_at"),
+                    kind="reply",
+                    body=html_to_text(p.get("cooked")),
+                )
+                for p in replies
+            ],
             comment_count=max(0, (data.get("posts_count") or len(posts)) - 1),
             reactions=data.get("like_count"),
             raw={"topic": topic, "posts": posts},

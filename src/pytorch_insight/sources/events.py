@@ -50,14 +50,24 @@ class EventsSource:
         try:
             found = self._from_ical(text) if self.events.format == "ical" else self._from_page(text)
         except ValueError as exc:
-            return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests,
-                                note=f"cannot read the {self.events.format} events: {exc}")
+            return SourceStatus(
+                name=self.name,
+                status=CoverageStatus.FAILED,
+                requests=stats.requests,
+                note=f"cannot read the {self.events.format} events: {exc}",
+            )
         items = [item for item in found if _in_window(item, window)]
         emit(items)
         progress.update(self.name, "events", len(items))
         note = "" if found else "the source lists no events"
-        return SourceStatus(name=self.name, status=CoverageStatus.OK, items=len(items), requests=stats.requests,
-                            not_modified=stats.not_modified, note=note)
+        return SourceStatus(
+            name=self.name,
+            status=CoverageStatus.OK,
+            items=len(items),
+            requests=stats.requests,
+            not_modified=stats.not_modified,
+            note=note,
+        )
 
     def _from_ical(self, text: str) -> list[Item]:
         calendar = icalendar.Calendar.from_ical(text)
@@ -68,8 +78,17 @@ class EventsSource:
             url = str(event.get("URL") or "") or None
             uid = str(event.get("UID") or url or event.get("SUMMARY"))
             details = [str(event.get("DESCRIPTION") or "").strip(), _when(start, end), str(event.get("LOCATION") or "")]
-            items.append(self._item(uid, url, str(event.get("SUMMARY") or ""), "\n".join(d for d in details if d),
-                                    start, announced, event.to_ical().decode("utf-8", "replace")))
+            items.append(
+                self._item(
+                    uid,
+                    url,
+                    str(event.get("SUMMARY") or ""),
+                    "\n".join(d for d in details if d),
+                    start,
+                    announced,
+                    event.to_ical().decode("utf-8", "replace"),
+                )
+            )
         return items
 
     def _from_page(self, html: str) -> list[Item]:
@@ -83,12 +102,29 @@ class EventsSource:
             where = location.get("name", "") if isinstance(location, dict) else str(location or "")
             url = node.get("url")
             details = [html_to_text(node.get("description")), _when(start, end), where]
-            items.append(self._item(str(url or node.get("name")), url, str(node.get("name") or ""),
-                                    "\n".join(d for d in details if d), start, None, node))
+            items.append(
+                self._item(
+                    str(url or node.get("name")),
+                    url,
+                    str(node.get("name") or ""),
+                    "\n".join(d for d in details if d),
+                    start,
+                    None,
+                    node,
+                )
+            )
         return items
 
-    def _item(self, key: str, url: str | None, title: str, body: str, start: datetime | None,
-              announced: datetime | None, raw: Any) -> Item:
+    def _item(
+        self,
+        key: str,
+        url: str | None,
+        title: str,
+        body: str,
+        start: datetime | None,
+        announced: datetime | None,
+        raw: Any,
+    ) -> Item:
         return Item(
             id=f"event:{url or key}",
             source=self.name,

@@ -43,15 +43,25 @@ class FeedSource:
         parsed = feedparser.parse(text.encode("utf-8"))
         if not parsed.entries and (parsed.bozo or not parsed.version):
             why = parsed.get("bozo_exception") or "no RSS or Atom document"
-            return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests,
-                                note=f"not a readable feed: {why}")
+            return SourceStatus(
+                name=self.name,
+                status=CoverageStatus.FAILED,
+                requests=stats.requests,
+                note=f"not a readable feed: {why}",
+            )
         items = [item for entry in parsed.entries if (item := self._item(entry, window)) is not None]
         emit(items)
         progress.update(self.name, "posts", len(items))
         undated = sum(1 for entry in parsed.entries if _moment(entry) is None)
         note = f"{undated} entries without a date were left out" if undated else ""
-        return SourceStatus(name=self.name, status=CoverageStatus.PARTIAL if undated else CoverageStatus.OK,
-                            items=len(items), requests=stats.requests, not_modified=stats.not_modified, note=note)
+        return SourceStatus(
+            name=self.name,
+            status=CoverageStatus.PARTIAL if undated else CoverageStatus.OK,
+            items=len(items),
+            requests=stats.requests,
+            not_modified=stats.not_modified,
+            note=note,
+        )
 
     def _item(self, entry: Any, window: Window) -> Item | None:
         moment = _moment(entry)
@@ -69,5 +79,8 @@ class FeedSource:
             author=entry.get("author"),
             created=moment.isoformat().replace("+00:00", "Z"),
             labels=[tag.get("term", "") for tag in entry.get("tags") or []],
-            raw={key: dict.get(entry, key) for key in ("id", "link", "title", "author", "published", "updated", "summary")},
+            raw={
+                key: dict.get(entry, key)
+                for key in ("id", "link", "title", "author", "published", "updated", "summary")
+            },
         )

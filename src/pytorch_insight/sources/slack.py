@@ -40,7 +40,9 @@ class SlackSource:
         if self.client is None:
             return SourceStatus(name=self.name, status=CoverageStatus.SKIPPED, note="skipped: no SLACK_TOKEN")
         if not self.config.channels:
-            return SourceStatus(name=self.name, status=CoverageStatus.SKIPPED, note="skipped: no channels in the profile")
+            return SourceStatus(
+                name=self.name, status=CoverageStatus.SKIPPED, note="skipped: no channels in the profile"
+            )
         stats, notes, stored = RequestStats(), [], 0
         for channel in self.config.channels:
             try:
@@ -50,14 +52,25 @@ class SlackSource:
                     progress.update(self.name, f"#{channel}", stored)
             except SlackError as exc:
                 if str(exc) in AUTH_ERRORS:
-                    return SourceStatus(name=self.name, status=CoverageStatus.FAILED, items=stored,
-                                        requests=stats.requests, note=f"Slack rejected SLACK_TOKEN ({exc})")
+                    return SourceStatus(
+                        name=self.name,
+                        status=CoverageStatus.FAILED,
+                        items=stored,
+                        requests=stats.requests,
+                        note=f"Slack rejected SLACK_TOKEN ({exc})",
+                    )
                 notes.append(f"#{channel}: {exc}")
             except (RateLimited, RemoteError) as exc:
                 notes.append(f"#{channel}: {exc}")
         status = CoverageStatus.OK if not notes else CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED
-        return SourceStatus(name=self.name, status=status, items=stored, requests=stats.requests,
-                            not_modified=stats.not_modified, note="; ".join(notes))
+        return SourceStatus(
+            name=self.name,
+            status=status,
+            items=stored,
+            requests=stats.requests,
+            not_modified=stats.not_modified,
+            note="; ".join(notes),
+        )
 
     def _call(self, stats: RequestStats, method: str, params: dict[str, Any]) -> dict[str, Any]:
         data = self.client.get_json(f"/{method}", stats, params=params).data if self.client else {}
@@ -77,8 +90,11 @@ class SlackSource:
 
     def _channel(self, stats: RequestStats, channel: str, window: Window) -> list[Item]:
         oldest, latest = f"{window.start.timestamp():.6f}", f"{window.end.timestamp():.6f}"
-        history = self._paged(stats, "conversations.history",
-                              {"channel": channel, "oldest": oldest, "latest": latest, "inclusive": "true"})
+        history = self._paged(
+            stats,
+            "conversations.history",
+            {"channel": channel, "oldest": oldest, "latest": latest, "inclusive": "true"},
+        )
         items = []
         for message in sorted(history, key=lambda m: m.get("ts", "")):
             if message.get("subtype") in SKIPPED_SUBTYPES or "ts" not in message:
@@ -111,7 +127,11 @@ class SlackSource:
     def _item(self, stats: RequestStats, channel: str, message: dict[str, Any], replies: list[dict[str, Any]]) -> Item:
         text = message.get("text") or ""
         ts = message["ts"]
-        url = f"{self.config.workspace_url.rstrip('/')}/archives/{channel}/p{ts.replace('.', '')}" if self.config.workspace_url else None
+        url = (
+            f"{self.config.workspace_url.rstrip('/')}/archives/{channel}/p{ts.replace('.', '')}"
+            if self.config.workspace_url
+            else None
+        )
         return Item(
             id=f"slack:{channel}/{ts}",
             source=self.name,
@@ -122,8 +142,17 @@ class SlackSource:
             body=text,
             author=self._author(stats, message),
             created=_time(ts),
-            comments=[Comment(id=r.get("ts"), author=self._user(stats, r.get("user")), date=_time(r["ts"]),
-                              kind="reply", body=r.get("text") or "") for r in replies if "ts" in r],
+            comments=[
+                Comment(
+                    id=r.get("ts"),
+                    author=self._user(stats, r.get("user")),
+                    date=_time(r["ts"]),
+                    kind="reply",
+                    body=r.get("text") or "",
+                )
+                for r in replies
+                if "ts" in r
+            ],
             comment_count=message.get("reply_count") or len(replies),
             reactions=sum(r.get("count", 0) for r in message.get("reactions") or []),
             raw={"message": message, "replies": replies},
