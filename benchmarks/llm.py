@@ -79,7 +79,7 @@ def one_report(ranked, profile, settings: LLMSettings, db: str) -> tuple[LLMAnal
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-url")
-    parser.add_argument("--max-tokens", type=int, default=300)
+    parser.add_argument("--max-tokens", type=int, default=400)
     args = parser.parse_args()
     server, url = (None, args.base_url) if args.base_url else start_server()
     profile = load_profile("pytorch")

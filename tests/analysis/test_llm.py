@@ -195,3 +195,12 @@ def test_the_report_accounts_for_every_focus_item(tmp_path: Path, server: FakeOp
     assert "### Who wrote the analysis" in markdown and "| test-model |" in markdown
     assert "model calls" in markdown.splitlines()[-1]
     assert SECRET not in markdown and SECRET not in json.dumps(report.model_dump(mode="json"))
+
+
+def test_structured_output_falls_back_to_what_the_server_accepts(tmp_path: Path, server: FakeOpenAI) -> None:
+    refusal = Reply.json(400, {"error": {"message": "response_format type json_schema is not supported"}})
+    server.play(refusal, GOOD)
+    analysis = analyse_bug(llm := analyser(tmp_path, server))
+    formats = [request.get("response_format", {}).get("type") for request in server.requests]
+    assert formats == ["json_schema", "json_object"] and "schema" in server.requests[1]["response_format"]
+    assert analysis.analyser == "test-model" and llm.format_index == 1

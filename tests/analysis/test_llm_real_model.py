@@ -86,7 +86,7 @@ def test_nothing_unsupported_from_a_tiny_real_model_reaches_the_report(
 ) -> None:
     ranked = assess([item_from_line(row) for row in shared_rows], PROFILE)
     ledger = LLMLedger(Store.open(str(tmp_path / "insight.db")))
-    settings = LLMSettings(model="smollm2", base_url=local_model, concurrency=1, timeout=180, max_output_tokens=160)
+    settings = LLMSettings(model="smollm2", base_url=local_model, concurrency=1, timeout=180, max_output_tokens=400)
 
     def report(analyser: LLMAnalyser):  # noqa: ANN202
         options = ReportOptions(lang="en", focus_size=3, deep_size=2, analyser=analyser)

@@ -47,6 +47,26 @@ INVALID = "invalid: "  # a cached failure, told apart from a cached JSON answer
 REPAIR = "That reply was not the JSON object asked for ({error}). Reply again with only the JSON object."
 
 
+FIELD_LIMIT = 200  # characters a field may hold; keeps small models inside their token budget
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        **{name: {"type": "string", "maxLength": FIELD_LIMIT} for name in (*TEXT_FIELDS, "fix_state", "reason")},
+        "action": {"type": "string", "enum": ["follow", "track", "adapt", "ignore"]},
+        "urgency": {"type": "string", "enum": ["P0", "P1", "P2"]},
+    },
+    "required": [*TEXT_FIELDS, "action", "urgency", "reason"],
+}
+# Structured output, most precise first: OpenAI / vLLM / Ollama take a JSON schema; llama.cpp's server
+# takes a schema inside json_object; some servers only know json_object; the last resort asks nothing.
+RESPONSE_FORMATS: list[dict[str, Any] | None] = [
+    {"type": "json_schema", "json_schema": {"name": "analysis", "schema": SCHEMA}},
+    {"type": "json_object", "schema": SCHEMA},
+    {"type": "json_object"},
+    None,
+]
+
+
 class ModelAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
@@ -102,6 +122,7 @@ class LLMAnalyser:
             base_url=settings.base_url, api_key=api_key, timeout=settings.timeout, max_retries=0
         )
         self.forbidden = [value for value in (api_key if settings.api_key else "", settings.base_url or "") if value]
+        self.format_index = 0  # into RESPONSE_FORMATS: advanced when the server refuses a form
 
     # -- the analyser protocol ---------------------------------------------------------------------
 
@@ -214,13 +235,21 @@ class LLMAnalyser:
         return content, tokens_in, tokens_out
 
     def _create(self, messages: list[dict[str, str]]) -> Any:
-        return self.client.chat.completions.create(
-            model=self.name,
-            messages=messages,
-            temperature=0,
-            max_tokens=self.settings.max_output_tokens,
-            response_format={"type": "json_object"},
-        )
+        """One completion, in the most precise structured-output form the server accepts."""
+        while True:
+            response_format = RESPONSE_FORMATS[self.format_index]
+            extra = {"response_format": response_format} if response_format else {}
+            try:
+                return self.client.chat.completions.create(
+                    model=self.name, messages=messages, temperature=0, max_tokens=self.settings.max_output_tokens,
+                    **extra,
+                )
+            except openai.APIStatusError as error:
+                refused = error.status_code in (400, 422, 500) and "response_format" in str(error)
+                if not refused or response_format is None:
+                    raise
+                with self.usage.lock:
+                    self.format_index = min(self.format_index + 1, len(RESPONSE_FORMATS) - 1)
 
     def _wait(self, state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None
