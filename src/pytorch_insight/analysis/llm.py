@@ -237,7 +237,8 @@ class LLMAnalyser:
     def _create(self, messages: list[dict[str, str]]) -> Any:
         """One completion, in the most precise structured-output form the server accepts."""
         while True:
-            response_format = RESPONSE_FORMATS[self.format_index]
+            tried = self.format_index
+            response_format = RESPONSE_FORMATS[tried]
             extra = {"response_format": response_format} if response_format else {}
             try:
                 return self.client.chat.completions.create(
@@ -248,8 +249,9 @@ class LLMAnalyser:
                 refused = error.status_code in (400, 422, 500) and "response_format" in str(error)
                 if not refused or response_format is None:
                     raise
-                with self.usage.lock:
-                    self.format_index = min(self.format_index + 1, len(RESPONSE_FORMATS) - 1)
+                with self.usage.lock:  # calls refused at once must move one step, not one step each
+                    if self.format_index == tried:
+                        self.format_index = min(tried + 1, len(RESPONSE_FORMATS) - 1)
 
     def _wait(self, state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None
