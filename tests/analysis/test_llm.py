@@ -25,7 +25,7 @@ SECRET = "sk-test-secret-123"
 GOOD = answer(
     summary='`torch.compile` with `mode="max-autotune"` returns wrong results for `F.scaled_dot_product_attention` on H100.',
     root_cause="The autotuner caches a kernel for the wrong stride.",
-    impact="Every max-autotune user is exposed; the step takes 12.4 ms vs 13.9 ms in eager.",
+    impact="The step takes 12.4 ms vs 13.9 ms in eager for max-autotune users.",
     workaround="Set `torch._inductor.config.autotune_local_cache = False`.",
     action="follow",
     urgency="P0",
@@ -69,7 +69,7 @@ def test_a_valid_answer_is_used_and_its_claims_are_checked(tmp_path: Path, serve
     analysis = analyse_bug(llm := analyser(tmp_path, server))
     assert analysis.analyser == "test-model"
     assert analysis.root_cause == "The autotuner caches a kernel for the wrong stride."
-    assert "12.4 ms vs 13.9 ms" in analysis.impact
+    assert analysis.impact == "The step takes 12.4 ms vs 13.9 ms in eager for max-autotune users."
     assert analysis.workaround == "Set `torch._inductor.config.autotune_local_cache = False`."
     assert (analysis.action, analysis.urgency) == ("follow", "P0")
     assert analysis.dropped_sentences == [] and analysis.kept_sentences == 5
@@ -204,3 +204,12 @@ def test_structured_output_falls_back_to_what_the_server_accepts(tmp_path: Path,
     formats = [request.get("response_format", {}).get("type") for request in server.requests]
     assert formats == ["json_schema", "json_object"] and "schema" in server.requests[1]["response_format"]
     assert analysis.analyser == "test-model" and llm.format_index == 1
+
+
+def test_prose_the_sources_do_not_support_is_dropped_too(tmp_path: Path, server: FakeOpenAI) -> None:
+    server.play(answer(
+        summary="It's not a bug, it's a feature of the community roadmap.", root_cause="1024395876",
+        impact="The autotuner caches a kernel for the wrong stride.", workaround=","))
+    analysis = analyse_bug(analyser(tmp_path, server))
+    assert analysis.impact == "The autotuner caches a kernel for the wrong stride."
+    assert set(analysis.dropped_sentences) >= {"It's not a bug, it's a feature of the community roadmap.", "1024395876", ","}

@@ -1,7 +1,8 @@
 """The grounding check used on every generated text: each item number, identifier (code span,
-dotted API name, snake_case name, config key), version, number with unit and URL a sentence
-states must occur in the sources it was written from. A sentence with an unsupported claim is
-dropped, not printed; so is one that repeats a configuration value."""
+dotted API name, snake_case name, config key), version, number (with or without a unit) and URL a
+sentence states must occur in the sources it was written from, and most of its content words
+must too. A sentence with an unsupported claim is dropped, not printed; so is one that repeats a
+configuration value."""
 
 from __future__ import annotations
 
@@ -20,7 +21,20 @@ VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*\b")
 NUMBER_UNIT = re.compile(
     r"(\d+(?:\.\d+)?)\s?(?:ms|µs|us|s|sec|seconds|GiB|GB|MiB|MB|%|x|×|tok/s|tokens/s|TFLOPS|GB/s)(?![\w/])"
 )
+BARE_NUMBER = re.compile(r"(?<![\w.#/])\d{2,}(?![\w.%])")
+WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
+SUBSTANCE = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 NOT_CLAIMS = {"e.g", "i.e", "etc", "vs"}
+# Common words carry no claim; the others must mostly come from the sources (Latin script only:
+# a Chinese sentence is held to its names, numbers and identifiers).
+STOPWORDS = frozenset(
+    "about above after again also because been before being below between both could does doing down during each "
+    "few from further have having here into itself just more most much must need only other over same should some "
+    "such than that their them then there these they this those through under until very were what when where which "
+    "while with would your will shall can cannot may might it's its the and for are but not you all any our out was "
+    "has had how who why yes".split()
+)
+MIN_WORD_SUPPORT = 0.5
 
 
 @dataclass
@@ -41,6 +55,7 @@ class SourceCorpus:
         self.text = _normalise("\n".join(t for t in texts if t))
         self.lower = self.text.lower()
         self.numbers = set(re.findall(r"\d+(?:\.\d+)?", self.text))
+        self.words = {word.lower() for word in WORD.findall(self.text)}
         self.forbidden = [f for f in forbidden if f]
 
     def supports(self, claim: str) -> bool:
@@ -61,7 +76,13 @@ class SourceCorpus:
         missing += [key for key in CONFIG_KEY.findall(without_urls) if not self.supports(key)]
         missing += [v for v in VERSION.findall(without_urls) if not self.supports(v)]
         missing += [n for n in NUMBER_UNIT.findall(without_urls) if n not in self.numbers]
+        missing += [n for n in BARE_NUMBER.findall(without_urls) if n not in self.numbers]
         missing += ["a configuration value" for f in self.forbidden if f in sentence]
+        if not SUBSTANCE.search(sentence):
+            missing.append("no words")
+        content = [w.lower() for w in WORD.findall(without_urls) if w.lower() not in STOPWORDS]
+        if content and sum(w in self.words for w in content) / len(content) < MIN_WORD_SUPPORT:
+            missing.append("wording the sources do not use")
         return list(dict.fromkeys(missing))
 
     def redact(self, text: str) -> str:

@@ -151,8 +151,13 @@ class LLMAnalyser:
             kept, dropped = kept + len(grounded.kept), dropped + grounded.dropped
             if grounded.text:
                 setattr(merged, name, grounded.text)
-        merged.action, merged.urgency = answer.action, answer.urgency
-        merged.analyser, merged.kept_sentences, merged.dropped_sentences = self.name, kept, dropped
+        merged.kept_sentences, merged.dropped_sentences = kept, dropped
+        if not kept:  # nothing the model wrote survived the check: the rule analysis stands, and says why
+            with self.usage.lock:
+                self.usage.fallbacks += 1
+            merged.note = "fallback: every model sentence was unsupported"
+            return merged
+        merged.action, merged.urgency, merged.analyser = answer.action, answer.urgency, self.name
         return merged
 
     # -- one answer: cache, call, validate, repair once ---------------------------------------------
