@@ -207,9 +207,18 @@ def test_structured_output_falls_back_to_what_the_server_accepts(tmp_path: Path,
 
 
 def test_prose_the_sources_do_not_support_is_dropped_too(tmp_path: Path, server: FakeOpenAI) -> None:
-    server.play(answer(
-        summary="It's not a bug, it's a feature of the community roadmap.", root_cause="1024395876",
-        impact="The autotuner caches a kernel for the wrong stride.", workaround=","))
+    server.play(
+        answer(
+            summary="It's not a bug, it's a feature of the community roadmap.",
+            root_cause="1024395876",
+            impact="The autotuner caches a kernel for the wrong stride.",
+            workaround=",",
+        )
+    )
     analysis = analyse_bug(analyser(tmp_path, server))
     assert analysis.impact == "The autotuner caches a kernel for the wrong stride."
-    assert set(analysis.dropped_sentences) >= {"It's not a bug, it's a feature of the community roadmap.", "1024395876", ","}
+    assert set(analysis.dropped_sentences) >= {
+        "It's not a bug, it's a feature of the community roadmap.",
+        "1024395876",
+        ",",
+    }
