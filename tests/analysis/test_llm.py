@@ -184,12 +184,14 @@ def test_the_report_accounts_for_every_focus_item(tmp_path: Path, server: FakeOp
         collected=7,
         options=ReportOptions(lang="en", analyser=llm, generated_at=GENERATED),
     )
+    deep_by_rules = sum(1 for e in report.focus if e.deep and e.analysis.analyser == "rules")
+    assert deep_by_rules >= 1  # the queue's default answer is empty: nothing of it survives
     assert report.footer.llm == {
         "calls": len(server.requests),
         "tokens_in": 100 * len(server.requests),
         "tokens_out": 50 * len(server.requests),
         "cache_hits": 0,
-        "fallbacks": 0,
+        "fallbacks": deep_by_rules,
     }
     markdown = render_markdown(report)
     assert "### Who wrote the analysis" in markdown and "| test-model |" in markdown
