@@ -279,7 +279,7 @@ def write_window_report(
 @report_options
 @common_options
 def report(ctx: Context, since: str | None, until: str | None, **options: Any) -> None:
-    """Write the report of a window from the stored items (never touches the network)."""
+    """Write the report of a window from the stored items (no network, but the model with --llm)."""
     write_window_report(ctx, ctx.open_store(), make_window(since, until), **options)
 
 
