@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
@@ -51,8 +51,7 @@ def issue_urls(text: str) -> list[tuple[str, int, bool]]:
     return found
 
 
-def link_fixes(assessments: Sequence[Assessment]) -> None:
-    by_id = {assessment.id: assessment for assessment in assessments}
+def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
     for assessment in assessments:
         item = assessment.item
         if item.kind not in CHANGE_KINDS or not item.body:
@@ -71,17 +70,15 @@ def link_fixes(assessments: Sequence[Assessment]) -> None:
                 by_id[target].relate("fixed_by", assessment.id, evidence)
 
 
-def link_commits(assessments: Sequence[Assessment]) -> None:
-    by_id = {assessment.id: assessment for assessment in assessments}
+def link_commits(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
     for assessment in assessments:
         for relation in list(assessment.relations):
             if relation.type == "lands" and relation.target in by_id:
                 by_id[relation.target].relate("landed_by", assessment.id, relation.evidence)
 
 
-def link_mentions(assessments: Sequence[Assessment]) -> None:
+def link_mentions(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
     """Forum posts, blog posts and issues that point at GitHub items by URL."""
-    by_id = {assessment.id: assessment for assessment in assessments}
     for assessment in assessments:
         item = assessment.item
         if not item.body or item.kind in CHANGE_KINDS:
@@ -124,7 +121,8 @@ def _already_linked(assessment: Assessment, other: str) -> bool:
 
 
 def link(assessments: Sequence[Assessment]) -> None:
-    link_commits(assessments)
-    link_fixes(assessments)
-    link_mentions(assessments)
+    by_id = {assessment.id: assessment for assessment in assessments}
+    link_commits(assessments, by_id)
+    link_fixes(assessments, by_id)
+    link_mentions(assessments, by_id)
     link_shared_identifiers(assessments)
