@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Annotated, Any, Literal, Mapping
 
 import platformdirs
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationError
 
 from pytorch_insight.errors import ConfigError, describe_validation_error
 
@@ -18,6 +19,25 @@ DEFAULT_PROFILE = "pytorch"
 EVERYONE = "everyone"  # the reader of a profile that defines none: every area weighs the same
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
 DEFAULT_SLACK_API_URL = "https://slack.com/api"
+
+
+def _regexes(patterns: list[str]) -> list[str]:
+    """Profile patterns must compile: a typo fails at load time with its place, not mid-run."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"bad regular expression {pattern!r}: {exc}") from None
+    return patterns
+
+
+Regexes = Annotated[list[str], AfterValidator(_regexes)]
+
+
+def _landed_pattern(pattern: str) -> str:
+    if "number" not in re.compile(_regexes([pattern])[0]).groupindex:
+        raise ValueError(f"{pattern!r} needs a (?P<number>...) group for the PR number")
+    return pattern
 
 
 class LocalizedText(BaseModel):
@@ -49,7 +69,7 @@ class AreaRule(BaseModel):
     labels: list[str] = Field(default_factory=list)
     title_tags: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)
-    patterns: list[str] = Field(default_factory=list)
+    patterns: Regexes = Field(default_factory=list)
     paths: list[str] = Field(default_factory=list)
     owners: list[str] = Field(default_factory=list)
     kinds: list[str] = Field(default_factory=list)
@@ -77,7 +97,7 @@ class NoiseRule(BaseModel):
 
     id: str
     reason: LocalizedText
-    title_patterns: list[str] = Field(default_factory=list)
+    title_patterns: Regexes = Field(default_factory=list)
     labels: list[str] = Field(default_factory=list)
     kinds: list[str] = Field(default_factory=list)
 
@@ -91,8 +111,8 @@ class Signal(BaseModel):
     weight: float
     labels: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)
-    title_patterns: list[str] = Field(default_factory=list)
-    body_patterns: list[str] = Field(default_factory=list)
+    title_patterns: Regexes = Field(default_factory=list)
+    body_patterns: Regexes = Field(default_factory=list)
     kinds: list[str] = Field(default_factory=list)
 
 
