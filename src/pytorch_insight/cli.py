@@ -79,6 +79,8 @@ def configure_logging(verbose: int, quiet: bool) -> None:
     )
     if verbose < 2:
         logging.getLogger("httpx").setLevel(logging.WARNING)
+    # The SDK's debug log dumps whole request options; keys must never reach a log, whatever -v says.
+    logging.getLogger("openai").setLevel(max(logging.INFO, logging.getLogger().level))
 
 
 class ConsoleProgress:
