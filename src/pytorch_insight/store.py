@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, or_, select, update
+from sqlalchemy import Column, Engine, create_engine, event, func, insert, or_, select, update
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from pytorch_insight.errors import StoreError
@@ -115,10 +115,7 @@ class Store:
         return len(unique)
 
     def _save_payload(self, connection: Any, item: Item, now: str) -> None:
-        values = {"payload": item.raw, "stored_at": now}
-        changed = connection.execute(update(payloads).where(payloads.c.item_id == item.id).values(**values))
-        if changed.rowcount == 0:
-            connection.execute(insert(payloads).values(item_id=item.id, **values))
+        _upsert(connection, payloads.c.item_id, item.id, {"payload": item.raw, "stored_at": now})
 
     def get_items(self, ids: Iterable[str]) -> dict[str, Item]:
         wanted = list(ids)
@@ -254,9 +251,7 @@ class Store:
             "stored_at": utcnow(),
         }
         with self.engine.begin() as connection:
-            changed = connection.execute(update(http_cache).where(http_cache.c.url == url).values(**values))
-            if changed.rowcount == 0:
-                connection.execute(insert(http_cache).values(url=url, **values))
+            _upsert(connection, http_cache.c.url, url, values)
 
 
 class LLMLedger:
@@ -279,9 +274,7 @@ class LLMLedger:
             "stored_at": utcnow(),
         }
         with self.engine.begin() as connection:
-            changed = connection.execute(update(llm_cache).where(llm_cache.c.key == key).values(**values))
-            if changed.rowcount == 0:
-                connection.execute(insert(llm_cache).values(key=key, **values))
+            _upsert(connection, llm_cache.c.key, key, values)
 
     def log(
         self,
@@ -310,6 +303,13 @@ class LLMLedger:
     def calls(self) -> list[dict[str, Any]]:
         with self.engine.connect() as connection:
             return [dict(row._mapping) for row in connection.execute(select(llm_calls).order_by(llm_calls.c.id))]
+
+
+def _upsert(connection: Any, key_column: Column[Any], key: Any, values: dict[str, Any]) -> None:
+    """Update the row with this key, or insert it: portable SQL, no dialect-specific ON CONFLICT."""
+    table = key_column.table
+    if connection.execute(update(table).where(key_column == key).values(**values)).rowcount == 0:
+        connection.execute(insert(table).values({key_column.name: key, **values}))
 
 
 def _status_from_row(row: Any) -> SourceStatus:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
@@ -79,8 +79,7 @@ def link_duplicates(assessments: Sequence[Assessment]) -> None:
             canonical.relate("duplicate", member.id, "same title opened again")
 
 
-def link_relands_and_reverts(assessments: Sequence[Assessment]) -> None:
-    by_id = {assessment.id: assessment for assessment in assessments}
+def link_relands_and_reverts(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
     by_title: dict[tuple[str | None, str], list[Assessment]] = defaultdict(list)
     for assessment in assessments:
         if assessment.item.kind in ("pull_request", "commit"):
@@ -100,7 +99,7 @@ def link_relands_and_reverts(assessments: Sequence[Assessment]) -> None:
 def _targets(
     assessment: Assessment,
     inner: str,
-    by_id: dict[str, Assessment],
+    by_id: Mapping[str, Assessment],
     by_title: dict[tuple[str | None, str], list[Assessment]],
 ) -> list[tuple[Assessment | str, str]]:
     """What a reland or revert points at: the PR number in its title, else the same title."""
@@ -112,22 +111,22 @@ def _targets(
     return [(match, "same title") for match in matches if match is not assessment and match.item.kind != "commit"]
 
 
-def link_stacks(assessments: Sequence[Assessment]) -> None:
+def link_stacks(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
     """ghstack lists every PR of a stack in each member's body: link the members we hold."""
-    present = {assessment.id for assessment in assessments}
     for assessment in assessments:
         repo = assessment.item.repo
         if not assessment.features.stack or not repo:
             continue
         for number in assessment.features.stack:
             target = github_item_id(repo, number)
-            if target != assessment.id and target in present:
+            if target != assessment.id and target in by_id:
                 assessment.relate("stack", target, "ghstack stack list")
 
 
 def fuse(assessments: Sequence[Assessment]) -> list[Assessment]:
     kept = merge_same_url(assessments)
+    by_id = {assessment.id: assessment for assessment in kept}
     link_duplicates(kept)
-    link_relands_and_reverts(kept)
-    link_stacks(kept)
+    link_relands_and_reverts(kept, by_id)
+    link_stacks(kept, by_id)
     return kept
