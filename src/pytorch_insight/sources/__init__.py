@@ -3,7 +3,8 @@
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from pytorch_insight.model import Item, SourceStatus
+from pytorch_insight.http import RequestStats
+from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.window import Window
 
 Emit = Callable[[Sequence[Item]], None]
@@ -28,3 +29,13 @@ class Source(Protocol):
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
         """Collect the window; never raises for a remote failure, reports it in the status."""
         ...
+
+
+def finished(name: str, stats: RequestStats, items: int, problems: Sequence[str]) -> SourceStatus:
+    """The usual ending: ok without problems, partial when something was stored anyway, else failed."""
+    if not problems:
+        status = CoverageStatus.OK
+    else:
+        status = CoverageStatus.PARTIAL if items else CoverageStatus.FAILED
+    return SourceStatus(name=name, status=status, items=items, requests=stats.requests,
+                        not_modified=stats.not_modified, note="; ".join(problems))

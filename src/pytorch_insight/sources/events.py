@@ -9,7 +9,7 @@ from typing import Any
 import icalendar
 
 from pytorch_insight.config import EventsConfig
-from pytorch_insight.errors import RateLimited, RemoteError
+from pytorch_insight.errors import RemoteError
 from pytorch_insight.http import HttpClient, RequestStats
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.sources import Emit, Progress
@@ -45,7 +45,7 @@ class EventsSource:
         stats = RequestStats()
         try:
             text = self.client.get_text(self.events.url, stats).data
-        except (RateLimited, RemoteError) as exc:
+        except RemoteError as exc:
             return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests, note=str(exc))
         try:
             found = self._from_ical(text) if self.events.format == "ical" else self._from_page(text)

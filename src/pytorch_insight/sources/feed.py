@@ -10,7 +10,7 @@ from typing import Any
 import feedparser
 
 from pytorch_insight.config import FeedConfig
-from pytorch_insight.errors import RateLimited, RemoteError
+from pytorch_insight.errors import RemoteError
 from pytorch_insight.http import HttpClient, RequestStats
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.sources import Emit, Progress
@@ -38,7 +38,7 @@ class FeedSource:
         stats = RequestStats()
         try:
             text = self.client.get_text(self.feed.url, stats).data
-        except (RateLimited, RemoteError) as exc:
+        except RemoteError as exc:
             return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests, note=str(exc))
         parsed = feedparser.parse(text.encode("utf-8"))
         if not parsed.entries and (parsed.bozo or not parsed.version):

@@ -20,13 +20,12 @@ from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Unauthori
 from pytorch_insight.http import HttpClient, RequestStats
 from pytorch_insight.model import (
     Comment,
-    CoverageStatus,
     Item,
     SourceStatus,
     github_item_id,
     merge_comments,
 )
-from pytorch_insight.sources import Emit, Lookup, Progress
+from pytorch_insight.sources import Emit, Lookup, Progress, finished
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
 from pytorch_insight.window import Window, github_time, parse_timestamp
 
@@ -182,20 +181,7 @@ class GitHubSource:
 
     def _status(self, runs: list[_RepoRun], stop: str) -> SourceStatus:
         problems = [problem for run in runs for problem in run.problems] + ([stop] if stop else []) + self.notes
-        if not problems:
-            status = CoverageStatus.OK
-        elif self.stored:
-            status = CoverageStatus.PARTIAL
-        else:
-            status = CoverageStatus.FAILED
-        return SourceStatus(
-            name=self.name,
-            status=status,
-            items=len(self.stored),
-            requests=self.stats.requests,
-            not_modified=self.stats.not_modified,
-            note="; ".join(problems),
-        )
+        return finished(self.name, self.stats, len(self.stored), problems)
 
     # -- phase 1: the item lists -----------------------------------------------------------------
 

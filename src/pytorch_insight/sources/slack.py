@@ -7,10 +7,10 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pytorch_insight.config import SlackConfig
-from pytorch_insight.errors import RateLimited, RemoteError
+from pytorch_insight.errors import RemoteError
 from pytorch_insight.http import HttpClient, RequestStats
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import Emit, Progress
+from pytorch_insight.sources import Emit, Progress, finished
 from pytorch_insight.window import Window
 
 PAGE = 200
@@ -60,17 +60,9 @@ class SlackSource:
                         note=f"Slack rejected SLACK_TOKEN ({exc})",
                     )
                 notes.append(f"#{channel}: {exc}")
-            except (RateLimited, RemoteError) as exc:
+            except RemoteError as exc:  # rate limits included: the other channels still get their turn
                 notes.append(f"#{channel}: {exc}")
-        status = CoverageStatus.OK if not notes else CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED
-        return SourceStatus(
-            name=self.name,
-            status=status,
-            items=stored,
-            requests=stats.requests,
-            not_modified=stats.not_modified,
-            note="; ".join(notes),
-        )
+        return finished(self.name, stats, stored, notes)
 
     def _call(self, stats: RequestStats, method: str, params: dict[str, Any]) -> dict[str, Any]:
         data = self.client.get_json(f"/{method}", stats, params=params).data if self.client else {}
