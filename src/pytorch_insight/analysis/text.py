@@ -49,15 +49,18 @@ def prose(text: str) -> str:
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
+def shorten(text: str, limit: int) -> str:
+    """`text` cut at a word boundary to at most `limit` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
 def sentences(text: str) -> list[str]:
     """Sentences (and list items) of prose, whitespace folded, empty ones dropped."""
     found = []
     for part in SENTENCE_END.split(prose(text)):
         sentence = " ".join(part.split()).lstrip("-* ").strip()
         if len(sentence) >= 12 and any(ch.isalpha() for ch in sentence):
-            found.append(
-                sentence if len(sentence) <= MAX_SENTENCE else sentence[: MAX_SENTENCE - 1].rsplit(" ", 1)[0] + "…"
-            )
+            found.append(shorten(sentence, MAX_SENTENCE))
     return found
 
 

@@ -15,7 +15,7 @@ from pytorch_insight.analysis.action import Suggestion, suggest
 from pytorch_insight.analysis.code import downstream_uses
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
-from pytorch_insight.analysis.text import parse_body
+from pytorch_insight.analysis.text import parse_body, shorten
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.model import SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment
@@ -38,7 +38,7 @@ from pytorch_insight.report.model import (
 from pytorch_insight.window import Window
 
 KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
-GITHUB_KINDS = ("issue", "pull_request", "rfc", "commit")
+FROM_GITHUB = ("issue", "pull_request", "rfc", "commit")
 TOP_AUTHORS = 10
 THEMES = 3
 THEME_ITEMS = 3
@@ -98,7 +98,7 @@ class _Builder:
     def label(self, item_id: str) -> str:
         """The reference shown before a title: GitHub items only (others are named by their title)."""
         found = self.by_id.get(item_id)
-        return self.ref(item_id) if found and found.item.kind in GITHUB_KINDS else ""
+        return self.ref(item_id) if found and found.item.kind in FROM_GITHUB else ""
 
     def areas(self, assessment: Assessment) -> list[str]:
         return [self.area_names.get(area, area) for area in assessment.areas]
@@ -347,7 +347,7 @@ def one_line(assessment: Assessment) -> str:
     if assessment.item.kind == "commit" or not assessment.item.body:
         return ""
     sentence = summarise(parse_body(assessment.item.body)).split(". ")[0]
-    return sentence if len(sentence) <= ONE_LINE else sentence[: ONE_LINE - 1].rsplit(" ", 1)[0] + "…"
+    return shorten(sentence, ONE_LINE)
 
 
 def _short(title: str | None, limit: int = 60) -> str:
@@ -356,7 +356,7 @@ def _short(title: str | None, limit: int = 60) -> str:
 
 
 def stats(ranked: Sequence[Assessment], collected: int, deep: int) -> dict[str, int]:
-    github = sum(a.item.kind in GITHUB_KINDS for a in ranked)
+    github = sum(a.item.kind in FROM_GITHUB for a in ranked)
     return {
         "collected": collected,
         "github_items": github,
