@@ -251,7 +251,7 @@ def write_window_report(
     items = store.items_in_window(window)
     if not items:
         raise InsightError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
-    ranked = assess(items, profile, reader_profile.id)
+    ranked = assess(items, profile, reader_profile.id, window=window)
     options = ReportOptions(lang=lang, focus_size=focus_size, deep_size=deep_size, downstream=downstream)
     llm = with_llm(ctx.settings, llm_model, llm_budget, llm_concurrency).llm
     if llm is not None:

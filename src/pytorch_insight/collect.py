@@ -9,7 +9,7 @@ from pytorch_insight.clock import Clock
 from pytorch_insight.config import Profile, Settings
 from pytorch_insight.http import HttpClient
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
-from pytorch_insight.pipeline import assess
+from pytorch_insight.pipeline import assess, select_focus
 from pytorch_insight.sources import Progress, Source
 from pytorch_insight.sources.discourse import DiscourseSource
 from pytorch_insight.sources.events import EventsSource
@@ -88,9 +88,12 @@ def build_sources(
 
 
 def focus_candidates(items: Sequence[Item], profile: Profile, size: int = FOCUS_CANDIDATES) -> list[Item]:
-    """The items most likely to make the focus list, whose extra details are worth fetching."""
+    """The items of the stories most likely to make the focus list, whose extra details are worth
+    fetching (the lead and the items it is told with)."""
     ranked = assess(items, profile)
-    return [a.item for a in ranked if not a.noise and not a.canonical and a.priority != "low"][:size]
+    by_id = {a.id: a for a in ranked}
+    members = [member for story in select_focus(ranked, profile, size) for member in story.members]
+    return [by_id[member].item for member in members[: 2 * size]]  # a long ghstack must not take the budget
 
 
 def run_collection(

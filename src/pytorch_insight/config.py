@@ -116,11 +116,33 @@ class Signal(BaseModel):
     kinds: list[str] = Field(default_factory=list)
 
 
+class SeverityVocabulary(BaseModel):
+    """What a community's text names: its current hardware, scale, major downstream users and
+    release vocabulary (regular-expression alternatives, matched on word boundaries), and the
+    labels its triagers use for a kind of problem (fact kind -> labels)."""
+
+    hardware: Regexes = Field(default_factory=list)
+    scale: Regexes = Field(default_factory=list)
+    downstream: list[str] = Field(default_factory=list)
+    release: Regexes = Field(default_factory=list)
+    default_path: Regexes = Field(default_factory=list)
+    labels: dict[str, list[str]] = Field(default_factory=dict)
+
+
 class Ranking(BaseModel):
     high: float = 6.0
     medium: float = 3.0
     base: dict[str, float] = Field(default_factory=dict)
     signals: list[Signal] = Field(default_factory=list)
+    # Points per fact kind (see pipeline/facts.py): the worst problem counts in full, the others
+    # add `secondary_share` of theirs up to `secondary_cap`; context facts (hardware, scale,
+    # downstream, release, default path, a measurement) add theirs only to a problem or a gain.
+    facts: dict[str, float] = Field(default_factory=dict)
+    context: dict[str, float] = Field(default_factory=dict)
+    secondary_share: float = 0.25
+    secondary_cap: float = 2.0
+    # Slots of the focus list: at most this many stories led by one author.
+    focus_per_author: int = 3
     comment_weight: float = 0.6
     comment_cap: float = 2.0
     reaction_weight: float = 0.5
@@ -189,6 +211,7 @@ class Profile(BaseModel):
     classification: ClassificationWeights = Field(default_factory=ClassificationWeights)
     noise: list[NoiseRule] = Field(default_factory=list)
     ranking: Ranking = Field(default_factory=Ranking)
+    severity: SeverityVocabulary = Field(default_factory=SeverityVocabulary)
     teams: dict[str, LocalizedText] = Field(default_factory=dict)
     contributors: list[Contributor] = Field(default_factory=list)
     readers: list[Reader] = Field(default_factory=list)

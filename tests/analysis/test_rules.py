@@ -8,7 +8,7 @@ import pytest
 
 from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, comparisons
-from pytorch_insight.analysis.text import prose
+from pytorch_insight.text import prose
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.pipeline import assess

@@ -12,7 +12,13 @@ def test_severity_signals_raise_the_score_and_are_explained() -> None:
     )
     result = run(plain, severe)
     assert result[severe.id].score > result[plain.id].score
-    assert {"triaged high priority", "silent wrong results", "crash"} <= set(texts(result[severe.id].reasons))
+    reasons = set(texts(result[severe.id].reasons))
+    assert {
+        "confirmed by triage: high priority",
+        "silent wrong results: wrong results",
+        "hard crash: segfault",
+    } <= reasons
+    assert "hardware: H100" in reasons
     assert result[severe.id].priority == "high"
 
 
@@ -24,7 +30,7 @@ def test_engagement_fix_availability_and_key_contributors_count() -> None:
     by_key = item(14, "[dynamo] Graph break on sets", author="ezyang")
     result = run(quiet, discussed, fixed, fix, by_key)
     base = result[quiet.id].score
-    assert result[discussed.id].score > base and "8 comments" in texts(result[discussed.id].reasons)
+    assert result[discussed.id].score > base and "8 comments in the window" in texts(result[discussed.id].reasons)
     assert result[fixed.id].score > base and "fix PR exists: pytorch/pytorch#13" in texts(result[fixed.id].reasons)
     assert result[by_key.id].score > base and "by key contributor Edward Z. Yang (Compiler stack)" in texts(
         result[by_key.id].reasons
@@ -64,3 +70,25 @@ def test_priorities_follow_the_profile_thresholds() -> None:
     for a in run(item(1, "x"), item(2, "torch.compile gives wrong results", labels=["high priority"])).values():
         expected = "high" if a.score >= ranking.high else "medium" if a.score >= ranking.medium else "low"
         assert a.priority == expected
+
+
+def test_only_activity_inside_the_window_counts() -> None:
+    from pytorch_insight.model import Comment
+    from pytorch_insight.window import make_window
+
+    late = [Comment(author=f"user{i}", date="2026-06-01T00:00:00Z", body="x") for i in range(9)]
+    thread = item(50, "[dynamo] Graph break on generators", comments=late)
+    inside = assess([thread], PROFILE, window=make_window("2026-04-07", "2026-04-13"))[0]
+    unbounded = assess([thread], PROFILE)[0]
+    assert inside.activity == 0 and not any("comment" in r for r in texts(inside.reasons))
+    assert unbounded.activity == 9 and inside.score < unbounded.score
+
+
+def test_a_fix_takes_the_severity_its_issue_states_and_a_tracker_the_worst_it_tracks() -> None:
+    bug = item(60, "Training crashes with a segfault on H100 when the graph is captured")
+    fix = item(61, "[inductor] Handle captured graphs", body="Fixes #60", kind="pull_request")
+    tracker = item(62, "[2.12] umbrella issue", body="1. [ ] #60\n2. [ ] #63\n3. [ ] #64\n")
+    result = run(bug, fix, tracker)
+    assert result[fix.id].severity == result[bug.id].severity > 0
+    assert result[tracker.id].severity == result[bug.id].severity
+    assert any(r.startswith("tracks pytorch/pytorch#60") for r in texts(result[tracker.id].reasons))

@@ -23,11 +23,11 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from pytorch_insight.analysis.grounding import SourceCorpus
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser
-from pytorch_insight.analysis.text import parse_body, prose
 from pytorch_insight.clock import Clock, SystemClock
 from pytorch_insight.config import LLMSettings
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.store import LLMLedger
+from pytorch_insight.text import parse_body, prose
 
 TEXT_FIELDS = ("summary", "details", "root_cause", "impact", "workaround")
 LANGUAGE = {"zh": "Simplified Chinese", "en": "English"}

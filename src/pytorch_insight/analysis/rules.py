@@ -14,9 +14,9 @@ from pytorch_insight.analysis.model import (
     FileChange,
     FixState,
 )
-from pytorch_insight.analysis.text import Body, parse_body, section, sentences
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline import Assessment
+from pytorch_insight.text import Body, parse_body, section, sentences
 
 SUMMARY_SECTIONS = (
     "describe the bug",

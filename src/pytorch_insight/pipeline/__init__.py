@@ -10,27 +10,39 @@ from pytorch_insight.config import Profile
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.classify import classify
+from pytorch_insight.pipeline.facts import FactExtractor
 from pytorch_insight.pipeline.features import extract_features
+from pytorch_insight.pipeline.focus import Story, select_focus
 from pytorch_insight.pipeline.fuse import fuse
 from pytorch_insight.pipeline.link import link
 from pytorch_insight.pipeline.noise import mark_noise
 from pytorch_insight.pipeline.rank import rank
+from pytorch_insight.window import Window
 
-__all__ = ["Assessment", "assess"]
+__all__ = ["Assessment", "Story", "assess", "select_focus"]
 
 
 def assess(
-    items: Iterable[Item], profile: Profile, reader_id: str | None = None, use_labels: bool = True
+    items: Iterable[Item],
+    profile: Profile,
+    reader_id: str | None = None,
+    use_labels: bool = True,
+    window: Window | None = None,
 ) -> list[Assessment]:
-    """Every distinct item of the window, classified, linked and ranked best first."""
+    """Every distinct item of the window, classified, linked and ranked best first; with a
+    window, only the activity inside it counts."""
     reader = profile.reader(reader_id)
+    extractor = FactExtractor(profile.severity)
     with _without_cycle_collection():
-        assessments = [Assessment(item, extract_features(item), relations=list(item.relations)) for item in items]
+        assessments = [
+            Assessment(item, extract_features(item), extractor.extract(item), relations=list(item.relations))
+            for item in items
+        ]
         mark_noise(assessments, profile)
         kept = fuse(assessments)
         link(kept)
         classify(kept, profile, use_labels)
-        return rank(kept, profile, reader)
+        return rank(kept, profile, reader, window)
 
 
 @contextmanager

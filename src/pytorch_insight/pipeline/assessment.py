@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pytorch_insight.model import Item, Relation
+from pytorch_insight.pipeline.facts import ItemFacts
 from pytorch_insight.pipeline.features import Features
 from pytorch_insight.pipeline.reasons import Reason
 
@@ -13,6 +14,7 @@ from pytorch_insight.pipeline.reasons import Reason
 class Assessment:
     item: Item
     features: Features
+    facts: ItemFacts = field(default_factory=lambda: ItemFacts((), False))
     noise: list[Reason] = field(default_factory=list)
     canonical: str | None = None  # set on a duplicate: the id of the item that stands for it
     aliases: list[str] = field(default_factory=list)  # ids merged into this one (same URL elsewhere)
@@ -23,6 +25,8 @@ class Assessment:
     priority: str = "low"
     rank: int = 0
     reasons: list[Reason] = field(default_factory=list)
+    severity: float = 0.0  # points of the problem it states, or the worse one of its story (a fix: its issue)
+    activity: int = 0  # comments inside the window
 
     @property
     def id(self) -> str:

@@ -23,6 +23,8 @@ CHANGE_KINDS = ("pull_request", "commit")
 COMMUNITY_KINDS = ("forum", "blog", "event", "slack")
 RELATED_MAX_ITEMS = 4  # an identifier shared by more items than this is too common to mean anything
 RELATED_PER_ITEM = 5
+TRACKER_MIN = 3  # issues listed in a description that make it a tracking (umbrella) issue
+LIST_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]*)?(.*)$", re.M)
 
 
 def closing_references(text: str, repo: str | None) -> list[tuple[str, int]]:
@@ -97,6 +99,30 @@ def link_mentions(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
                     by_id[target].relate("related", assessment.id, "linked by URL")
 
 
+def link_trackers(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
+    """An issue whose description lists several issues (a checklist, an umbrella) tracks them."""
+    for assessment in assessments:
+        item = assessment.item
+        if item.kind not in ("issue", "rfc") or not item.body or not item.repo:
+            continue
+        listed = []
+        for line in LIST_LINE.findall(item.body):
+            for match in REFERENCE.finditer(line):
+                repo = match.group("repo") or match.group("urepo") or item.repo
+                number = match.group("n1") or match.group("n2") or match.group("n3")
+                target = github_item_id(repo, int(number))
+                if target != item.id and target not in listed:
+                    listed.append(target)
+        if len(listed) < TRACKER_MIN:
+            continue
+        for target in listed:
+            if target in by_id and by_id[target].item.kind in CHANGE_KINDS:
+                continue
+            assessment.relate("tracks", target, "listed in its description")
+            if target in by_id:
+                by_id[target].relate("tracked_by", assessment.id, "listed in its description")
+
+
 def link_shared_identifiers(assessments: Sequence[Assessment]) -> None:
     """`related` between items naming the same rare identifier (the same bug on another backend)."""
     holders: dict[str, list[Assessment]] = defaultdict(list)
@@ -124,5 +150,6 @@ def link(assessments: Sequence[Assessment]) -> None:
     by_id = {assessment.id: assessment for assessment in assessments}
     link_commits(assessments, by_id)
     link_fixes(assessments, by_id)
+    link_trackers(assessments, by_id)
     link_mentions(assessments, by_id)
     link_shared_identifiers(assessments)

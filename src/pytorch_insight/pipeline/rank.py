@@ -16,9 +16,12 @@ from pytorch_insight.config import Profile, Reader, Signal
 from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.features import KeywordSet
-from pytorch_insight.pipeline.reasons import Reason, joined, reason
+from pytorch_insight.pipeline.reasons import Reason, fact_reason, joined, reason
+from pytorch_insight.window import Window, parse_timestamp
 
 NEUTRAL_WEIGHT = 1.0
+# Noise keeps its discount when it inherits, so a test-only change does not ride on its issue.
+NOISE_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,11 @@ class _CompiledSignal:
 
 
 class Ranker:
-    def __init__(self, profile: Profile, reader: Reader) -> None:
+    def __init__(self, profile: Profile, reader: Reader, window: Window | None = None) -> None:
         self.profile = profile
         self.settings = profile.ranking
         self.reader = reader
+        self.window = window
         self.signals = [
             _CompiledSignal(
                 signal,
@@ -67,17 +71,39 @@ class Ranker:
         self.watched_keywords = [keyword.lower() for keyword in reader.watch_keywords]
         self.watched_paths = [path.lower() for path in reader.watch_paths]
 
+    def severity(self, assessment: Assessment) -> Severity:
+        """Points for what the item's text says happens: the worst problem in full, the others in
+        part, design weight and measured gains, then the context that makes a problem or a gain
+        matter more (named hardware, scale, a major downstream user, a release, the default path)."""
+        weights, context = self.settings.facts, self.settings.context
+        facts = assessment.facts
+        problems = [kind for kind in facts.problems if weights.get(kind, 0.0) > 0]
+        points, reasons = 0.0, []
+        if problems:
+            ordered = sorted(problems, key=lambda kind: -weights[kind])
+            points = weights[ordered[0]] + min(
+                self.settings.secondary_cap, self.settings.secondary_share * sum(weights[k] for k in ordered[1:])
+            )
+        kinds = facts.kinds()
+        for kind in ("gain", "design", "confirmed"):
+            if kind in kinds:
+                points += weights.get(kind, 0.0)
+        if problems or "gain" in kinds:
+            points += sum(context.get(kind, 0.0) for kind in context if kind in kinds)
+        for fact in facts.facts:
+            if fact.kind in weights or fact.kind in context:
+                reasons.append(fact_reason(fact))
+        return Severity(points, reasons)
+
     def score(self, assessment: Assessment) -> tuple[float, list[Reason], Severity]:
         """(score, reasons, severity): the severity is what a fix of this item inherits."""
         settings, item = self.settings, assessment.item
         score = settings.base.get(item.kind, 1.0)
+        severity = self.severity(assessment)
         fired = [signal.signal for signal in self.signals if signal.fires(assessment)]
-        severity = Severity(
-            sum(signal.weight for signal in fired),
-            [reason("signal", tag=f"signal:{s.id}", what=s.reason) for s in fired],
-        )
         reasons = list(severity.reasons)
-        score += severity.points
+        reasons += [reason("signal", tag=f"signal:{s.id}", what=s.reason) for s in fired]
+        score += severity.points + sum(signal.weight for signal in fired)
         score += self._engagement(assessment, reasons)
         score += self._context(assessment, reasons)
         weight = max(
@@ -99,19 +125,31 @@ class Ranker:
             reasons.append(reason("duplicate", ref=short_ref(assessment.canonical)))
         return score, reasons, severity
 
+    def _in_window(self, moment: str | None) -> bool:
+        """Activity counts only inside the report's window; an undated comment counts."""
+        if self.window is None or not moment:
+            return True
+        return self.window.contains(parse_timestamp(moment))
+
     def _engagement(self, assessment: Assessment, reasons: list[Reason]) -> float:
         settings, item = self.settings, assessment.item
         total = 0.0
-        comments = item.comment_count if item.comment_count is not None else len(item.comments)
+        humans = [c for c in item.comments if not self.profile.is_bot(c.author) and self._in_window(c.date)]
+        if item.comments:
+            comments = len(humans)
+        else:  # a thread not collected: GitHub's count is all there is (it cannot be bounded)
+            comments = item.comment_count or 0 if self.window is None else 0
+        assessment.activity = comments
         if comments:
             total += min(settings.comment_cap, settings.comment_weight * math.log2(1 + comments))
-            reasons.append(reason("comments", n=comments))
-        if item.reactions:
+            reasons.append(reason("comments", n=comments) if comments > 1 else reason("comment"))
+        if item.reactions and self.window is None:
             total += min(settings.reaction_cap, settings.reaction_weight * math.log2(1 + item.reactions))
             reasons.append(reason("reactions", n=item.reactions))
-        if assessment.features.participants > 1:
-            total += min(settings.participant_cap, settings.participant_weight * assessment.features.participants)
-            reasons.append(reason("participants", n=assessment.features.participants))
+        participants = len({c.author for c in humans if c.author and c.author != item.author})
+        if participants > 1:
+            total += min(settings.participant_cap, settings.participant_weight * participants)
+            reasons.append(reason("participants", n=participants))
         return total
 
     def _context(self, assessment: Assessment, reasons: list[Reason]) -> float:
@@ -146,28 +184,49 @@ class Ranker:
         return "medium" if score >= self.settings.medium else "low"
 
 
-def inherit_fixed_severity(assessment: Assessment, severity: dict[str, Severity], share: float) -> None:
-    """A change that fixes a severe issue matters for that reason too (and may leave the noise)."""
-    fixed = [
-        r.target
+# Relations across which severity is shared: a fix is worth the problem it fixes (and an issue the
+# problem its fix describes), a reland or resubmission the problem its first version stated, and a
+# tracking issue the worst problem it tracks. Tracked items do not take the tracker's.
+INHERITED = {
+    "fixes": "fixes-severe",
+    "fixed_by": "fixed-by-severe",
+    "duplicate": "same-change-severe",
+    "relands": "same-change-severe",
+    "relanded_by": "same-change-severe",
+    "tracks": "tracks-severe",
+}
+
+
+def inherit_severity(
+    assessment: Assessment, by_id: dict[str, Assessment], severity: dict[str, Severity], share: float
+) -> None:
+    """The item takes the worse severity of the items it shares a story with."""
+    own = severity[assessment.id].points
+    assessment.severity = own
+    linked = [
+        (severity[r.target].points, r.target, r.type)
         for r in assessment.relations
-        if r.type == "fixes" and r.target in severity and severity[r.target].points > 0
+        if r.type in INHERITED and r.target in by_id and severity[r.target].points > own
     ]
-    if not fixed or assessment.item.kind not in ("pull_request", "commit"):
+    if not linked:
         return
-    worst = max(fixed, key=lambda target: (severity[target].points, target))
-    assessment.score += share * severity[worst].points
-    assessment.reasons.append(reason("fixes-severe", ref=short_ref(worst), what=joined(severity[worst].reasons)))
+    points, worst, kind = max(linked)
+    assessment.score += (points - own) * share * (NOISE_SHARE if assessment.noise else 1.0)
+    assessment.severity = points
+    assessment.reasons.append(reason(INHERITED[kind], ref=short_ref(worst), what=joined(severity[worst].reasons[:3])))
 
 
-def rank(assessments: Sequence[Assessment], profile: Profile, reader: Reader) -> list[Assessment]:
+def rank(
+    assessments: Sequence[Assessment], profile: Profile, reader: Reader, window: Window | None = None
+) -> list[Assessment]:
     """Score every item and return them best first (score, then id, for a stable order)."""
-    ranker = Ranker(profile, reader)
+    ranker = Ranker(profile, reader, window)
     severity: dict[str, Severity] = {}
+    by_id = {assessment.id: assessment for assessment in assessments}
     for assessment in assessments:
         assessment.score, assessment.reasons, severity[assessment.id] = ranker.score(assessment)
     for assessment in assessments:
-        inherit_fixed_severity(assessment, severity, profile.ranking.fix_share)
+        inherit_severity(assessment, by_id, severity, profile.ranking.fix_share)
         assessment.score = round(assessment.score, 3)
         assessment.priority = ranker.priority(assessment.score)
     ordered = sorted(assessments, key=lambda a: (-a.score, a.id))

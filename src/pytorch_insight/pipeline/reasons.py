@@ -5,14 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pytorch_insight.config import LocalizedText
+from pytorch_insight.pipeline.facts import Fact
 
 TEMPLATES: dict[str, dict[str, str]] = {
     "signal": {"en": "{what}", "zh": "{what}"},
-    "comments": {"en": "{n} comments", "zh": "{n} 条评论"},
+    "comments": {"en": "{n} comments in the window", "zh": "窗口内 {n} 条评论"},
+    "comment": {"en": "1 comment in the window", "zh": "窗口内 1 条评论"},
     "reactions": {"en": "{n} reactions", "zh": "{n} 个表情回应"},
     "participants": {"en": "{n} people in the thread", "zh": "{n} 人参与讨论"},
     "fix-exists": {"en": "fix PR exists: {refs}", "zh": "已有修复 PR：{refs}"},
     "fixes-severe": {"en": "fixes {ref} ({what})", "zh": "修复 {ref}（{what}）"},
+    "fixed-by-severe": {"en": "its fix {ref} states: {what}", "zh": "其修复 {ref} 指出：{what}"},
+    "same-change-severe": {"en": "the same change as {ref} ({what})", "zh": "与 {ref} 为同一改动（{what}）"},
+    "tracks-severe": {"en": "tracks {ref} ({what})", "zh": "跟踪 {ref}（{what}）"},
+    "fact": {"en": "{what}: {detail}", "zh": "{what}：{detail}"},
     "key-contributor": {"en": "by key contributor {name} ({team})", "zh": "关键贡献者 {name}（{team}）"},
     "watched-person": {"en": "{reader} reader watches {login}", "zh": "{reader}读者关注 {login}"},
     "watched-keyword": {"en": "{reader} reader watches {keywords}", "zh": "{reader}读者关注 {keywords}"},
@@ -21,6 +27,32 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "noise": {"en": "noise: {what}", "zh": "噪声：{what}"},
     "bot": {"en": "bot author {login}", "zh": "机器人作者 {login}"},
     "duplicate": {"en": "duplicate of {ref}", "zh": "与 {ref} 重复"},
+}
+
+
+# The fact kinds of pipeline/facts.py in words.
+FACT_NAMES: dict[str, dict[str, str]] = {
+    "wrong_result": {"en": "silent wrong results", "zh": "静默错误结果"},
+    "security": {"en": "security", "zh": "安全问题"},
+    "hard_crash": {"en": "hard crash", "zh": "进程级崩溃"},
+    "crash": {"en": "crash", "zh": "崩溃"},
+    "hang": {"en": "hang", "zh": "挂起"},
+    "memory": {"en": "memory growth", "zh": "内存增长"},
+    "perf_regression": {"en": "slowdown", "zh": "性能下降"},
+    "compile_time": {"en": "compile time", "zh": "编译耗时"},
+    "overhead": {"en": "measured overhead", "zh": "实测开销"},
+    "blocker": {"en": "blocks an upgrade or release", "zh": "阻塞升级或发布"},
+    "regression": {"en": "regression", "zh": "回归"},
+    "error": {"en": "error", "zh": "报错"},
+    "gain": {"en": "measured gain", "zh": "实测收益"},
+    "measured": {"en": "measured", "zh": "实测"},
+    "design": {"en": "design weight", "zh": "设计分量"},
+    "confirmed": {"en": "confirmed by triage", "zh": "已被分诊确认"},
+    "hardware": {"en": "hardware", "zh": "硬件"},
+    "scale": {"en": "scale", "zh": "规模"},
+    "downstream": {"en": "downstream user", "zh": "下游用户"},
+    "release": {"en": "release", "zh": "版本发布"},
+    "default": {"en": "default path", "zh": "默认路径"},
 }
 
 
@@ -57,3 +89,9 @@ def joined(reasons: list[Reason], separator: dict[str, str] | None = None) -> Lo
     """Several reasons as one phrase per language."""
     separator = separator or {"en": ", ", "zh": "、"}
     return LocalizedText(en=separator["en"].join(r.en for r in reasons), zh=separator["zh"].join(r.zh for r in reasons))
+
+
+def fact_reason(fact: Fact) -> Reason:
+    """A fact as a reason: its kind and the words that stated it (``crash: segfaults``)."""
+    names = FACT_NAMES.get(fact.kind, {"en": fact.kind, "zh": fact.kind})
+    return reason("fact", tag=f"fact:{fact.kind}", what=LocalizedText(**names), detail=fact.detail)

@@ -15,10 +15,9 @@ from pytorch_insight.analysis.action import Suggestion, suggest
 from pytorch_insight.analysis.code import downstream_uses
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
-from pytorch_insight.analysis.text import parse_body, shorten
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.model import SourceStatus, short_ref
-from pytorch_insight.pipeline import Assessment
+from pytorch_insight.pipeline import Assessment, select_focus
 from pytorch_insight.report.i18n import MESSAGES, Catalogue
 from pytorch_insight.report.model import (
     ActivityGroup,
@@ -35,6 +34,7 @@ from pytorch_insight.report.model import (
     Theme,
     WindowModel,
 )
+from pytorch_insight.text import parse_body, shorten
 from pytorch_insight.window import Window
 
 KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
@@ -54,6 +54,8 @@ RELATION_ORDER = (
     "lands",
     "landed_by",
     "duplicate",
+    "tracks",
+    "tracked_by",
     "stack",
     "discussed_in",
     "discusses",
@@ -109,16 +111,18 @@ class _Builder:
     # -- sections ---------------------------------------------------------------------------------------
 
     def focus(self, context: AnalysisContext) -> list[FocusEntry]:
-        chosen = [a for a in self.ranked if not a.noise and not a.canonical and a.priority != "low"]
-        pairs = [(a, index < self.options.deep_size) for index, a in enumerate(chosen[: self.options.focus_size])]
+        stories = select_focus(self.ranked, self.profile, self.options.focus_size)
+        pairs = [(self.by_id[story.lead], index < self.options.deep_size) for index, story in enumerate(stories)]
         entries = []
-        for (assessment, deep), analysis in zip(
-            pairs, self.options.analyser.analyse_batch(pairs, context), strict=True
+        for story, (assessment, deep), analysis in zip(
+            stories, pairs, self.options.analyser.analyse_batch(pairs, context), strict=True
         ):
             if deep and self.options.downstream and analysis.facts.files:
                 analysis.facts.downstream = downstream_uses(analysis.facts.files, self.options.downstream)
-            entries.append(self.focus_entry(assessment, analysis, deep))
-            self.focus_ids.add(assessment.id)
+            entry = self.focus_entry(assessment, analysis, deep)
+            entry.story = [self.ref(member) for member in story.members[1:]]
+            entries.append(entry)
+            self.focus_ids.update(story.members)
         return entries
 
     def focus_entry(self, assessment: Assessment, analysis: Analysis, deep: bool) -> FocusEntry:

@@ -151,6 +151,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "relation_duplicate": {"zh": "与 {ref} 重复", "en": "duplicate of {ref}"},
     "relation_stack": {"zh": "同一 ghstack：{ref}", "en": "stacked with {ref}"},
     "relation_related": {"zh": "相关：{ref}", "en": "related to {ref}"},
+    "relation_tracks": {"zh": "跟踪 {ref}", "en": "tracks {ref}"},
+    "relation_tracked_by": {"zh": "由 {ref} 跟踪", "en": "tracked in {ref}"},
     "relation_discusses": {"zh": "讨论 {ref}", "en": "discusses {ref}"},
     "relation_discussed_in": {"zh": "在 {ref} 中讨论", "en": "discussed in {ref}"},
     "kind_issue": {"zh": "Issue", "en": "Issue"},

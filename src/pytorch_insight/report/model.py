@@ -58,6 +58,7 @@ class FocusEntry(BaseModel):
     urgency: str
     action_text: str
     reason: str
+    story: list[str] = Field(default_factory=list)  # the other items of its story (its fixes, resubmissions, stack)
 
 
 class Theme(BaseModel):

@@ -15,7 +15,13 @@ BOILERPLATE = re.compile(
     r"Pull Request resolved:.*|Approved by:.*|Fixes:?\s+#\d+\.?\s*|Authored with .*|Test Plan:?\s*)$",
     re.I | re.M,
 )
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])|\n\s*\n|\n(?=\s*[-*]\s)")
+# A full stop ends a sentence unless it closes a common abbreviation ("e.g.", "i.e.", "vs.").
+SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bapprox\.)(?<!\bNo\.)"
+    r"\s+(?=[A-Z`\"'(\[])|\n\s*\n|\n(?=\s*[-*]\s)"
+)
+# Markdown bold markers; `__` is left alone, since it belongs to names such as __torch_dispatch__.
+EMPHASIS = re.compile(r"\*\*")
 EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*")
 MAX_SENTENCE = 400
 
@@ -46,6 +52,7 @@ def prose(text: str) -> str:
     text = HTML_TAG.sub(" ", text)
     text = LINK.sub(r"\1", text)
     text = HEADING.sub("\n\n", text)
+    text = EMPHASIS.sub("", text)
     return re.sub(r"[ \t]+", " ", text).strip()
 
 

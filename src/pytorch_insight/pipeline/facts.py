@@ -1,0 +1,274 @@
+"""Severity from meaning: typed facts read from what an item's text says happens.
+
+Each fact carries the sentence it was read from, so a report can quote its evidence. The English
+phrasing of failures (crash, wrong result, memory growth ...) is general and lives here; what is
+specific to a community (its hardware, its major downstream users, its labels) comes from the
+profile. Matching is on word boundaries and each match is checked against its context: "no
+behavior change", "to prevent OOM", "deadlock avoidance" and "if it could hang" describe a
+design or a hypothesis, not a failure, and yield nothing.
+
+One pass over the sentences of one item, each pattern linear in the sentence: the stage stays
+linear in the size of the window.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pytorch_insight.config import SeverityVocabulary
+from pytorch_insight.model import Item
+from pytorch_insight.text import sentences, shorten
+
+EVIDENCE_LIMIT = 240
+# Costs that are a problem only when the text measures them.
+NEEDS_MEASUREMENT = frozenset({"overhead", "compile_time"})
+ENUMERATION = 3  # distinct failure kinds in one sentence that make it a list rather than a report
+SENTENCE_LIMIT = 60  # sentences read per item: descriptions state their problem early
+# Sections whose text is not a statement about the problem: environment dumps, test logs, checklists.
+SKIPPED_SECTIONS = re.compile(
+    r"(?ims)^\s{0,3}(?:#{1,6}\s*(?:versions?|environment|test plan|testing|checklist|collect_env)\b|"
+    r"test plan:|versions?:)[^\n]*\n.*?(?=^\s{0,3}#{1,6}\s|\Z)"
+)
+
+# Problem kinds, highest tier first; each pattern is applied to a lower-cased sentence.
+PROBLEMS: dict[str, re.Pattern[str]] = {
+    "wrong_result": re.compile(
+        r"\b(?:silent(?:ly)?[ -](?:wrong|incorrect|corrupt\w*|disabled?|ignored?|dropped|skipped|broken|"
+        r"bypass\w*|routed|turned off|fall\w* back|produc\w+|return\w*|chang\w+|discard\w*)"
+        r"|(?:wrong|incorrect|invalid|corrupt(?:ed)?|garbage|bogus)\s+(?:\w+\s+)?(?:results?|outputs?|values?|"
+        r"gradients?|grads?|answers?|numerics|strides?|data|losses)"
+        r"|(?:eager|compiled?)\s*(?:/|and|vs\.?|versus)\s*(?:eager|compiled?)\s+(?:\w+\s+){0,2}"
+        r"(?:mismatch\w*|disagree\w*|differ\w*|divergen\w*)"
+        r"|(?:mismatch\w*|disagree\w*|differ\w*)\s+(?:between|from)\s+(?:the\s+)?(?:eager|compiled?)"
+        r"|(?:produc\w+|returns?|returning|gives?|giving|yields?)\s+(?:\w+\s+){0,2}nans?"
+        r"|data corruption|silent correctness|numerical(?:ly)? (?:wrong|incorrect|mismatch\w*)"
+        r"|leak\w*\s+(?:\S+\s+){0,4}(?:to|into)\s+(?:the\s+)?user[- ]visible"
+        r"|(?:accidentally|unintentionally|wrongly|incorrectly|erroneously|mistakenly)\s+(?:\w+\s+)?"
+        r"(?:disabl\w+|enabl\w+|skipp\w+|dropp\w+|ignor\w+|turn\w+ off|overwrit\w+|discard\w+|bypass\w+)"
+        r"|(?:loss|training|accuracy)\s+(?:curves?\s+)?(?:diverg\w+|drops?|collapses?)"
+        r"|(?:gradients?|grads?|outputs?|results?)\s+(?:are|is|become|becomes)\s+(?:all\s+)?"
+        r"(?:zeros?|wrong|incorrect|nan|none|garbage))\b"
+    ),
+    "security": re.compile(
+        r"\b(?:cve-\d{4}-\d+|security (?:issue|vulnerability|bug|hole)|vulnerab\w+|"
+        r"(?:arbitrary|remote) code execution|privilege escalation)\b"
+    ),
+    # A process killed by the hardware or the runtime: nothing to catch, often nothing logged.
+    "hard_crash": re.compile(
+        r"\b(?:segfault\w*|seg(?:mentation)?[ -]?fault|sigsegv|sigabrt|sigbus|sigill|core dumped|"
+        r"illegal (?:memory access|instruction|address)|(?:launch|kernel) failures?|"
+        r"fail(?:s|ed|ures?)? (?:to|during|at) launch|device-side assert\w*|terminate called|double free|"
+        r"use[- ]after[- ]free|out[- ]of[- ]bounds (?:read|write|access)|reads? (?:~?[\d.]+ \w+ )?past|"
+        r"memory corruption|buffer overflow|exceed\w* the hardware limit|hardware limit)\b"
+    ),
+    "crash": re.compile(r"\b(?:crash(?:es|ed|ing)?|abort(?:s|ed)?)\b"),
+    "hang": re.compile(
+        r"\b(?:hangs?|hanging|hung|deadlock(?:s|ed|ing)?|livelock\w*|stuck|freez(?:e|es|ing)|"
+        r"never (?:returns|finishes|completes))\b"
+    ),
+    "memory": re.compile(
+        r"\b(?:oom|ooms|out of memory|memory leak\w*|leak(?:s|ing)? memory|"
+        r"memory (?:blow[- ]?up|explosion|spike|regression|growth|bloat)|"
+        r"(?:more|higher|increased?|doubl\w+|extra|excessive)\s+(?:\w+\s+)?memory|"
+        r"memory (?:usage|consumption|footprint) (?:increase\w*|grow\w*|goes up|doubl\w*|jump\w*|spik\w*)|"
+        r"[\d.]+\s*[x×]\s+(?:more\s+)?memory)\b"
+    ),
+    "perf_regression": re.compile(
+        r"\b(?:(?:perf|performance|speed|throughput|latency|e2e|end-to-end)\s+regress\w*|"
+        r"regress\w* (?:in |of )?(?:perf|performance|speed|throughput|latency)|"
+        r"slow(?:er|down|downs|s down|ness)|[\d.]+\s*(?:%|x|×)\s+slower)\b"
+    ),
+    "compile_time": re.compile(
+        r"\b(?:compil(?:e|ation)[- ]times?|(?:takes?|taking|took)\s+(?:~|about\s+|over\s+)?[\d.]+\s*"
+        r"(?:s|secs?|seconds|mins?|minutes|h|hours)\b(?:\s+\w+){0,3}\s+compil\w*)\b"
+    ),
+    # Overhead is a problem only when the text measures it.
+    "overhead": re.compile(
+        r"\b(?:overhead|pathological\w*|(?:add(?:s|ing|ed)?|costs?|costing)\s+(?:an? )?(?:extra\s+)?~?[\d.]+\s*"
+        r"(?:ms|us|µs|s|seconds|%))\b"
+    ),
+    "blocker": re.compile(
+        r"\b(?:block(?:s|ing|er|ers)?|prevents?|preventing)\s+(?:\S+\s+){0,4}?(?:from\s+)?"
+        r"(?:upgrad\w+|releases?|migrat\w+|adopt\w+|moving to|the move to|launch)\b|release[- ]blocker"
+    ),
+    "regression": re.compile(
+        r"\b(?:regress(?:ion|ions|ed|es)?|used to work|worked (?:fine |correctly )?(?:in|on|with|before)|"
+        r"no longer (?:works?|saved|supported|runs?)|broken (?:in|since|by|after)|broke (?:in|since|after)|"
+        r"after (?:upgrading|updating) to|(?:works?|worked|pass(?:es|ed)?)\s+(?:\w+\s+)?(?:fine\s+)?(?:on|with|in|"
+        r"under)\s+(?:torch\s+|pytorch\s+)?v?\d+\.\d+)\b"
+    ),
+    "error": re.compile(
+        r"\b(?:(?:raises?|raising|throws?|throwing)\s+(?:an?\s+|the\s+)?(?:\S+\s+){0,2}?(?:\w*error|\w*exception)|"
+        r"errors? out|fails? with|failing with|fails? to (?:compile|build|import|"
+        r"load|run|save|serialize)|(?:[a-z]+)?error\b:?|assertionerror|traceback|exception|is broken|broken)\b"
+    ),
+}
+PROBLEM_KINDS = tuple(PROBLEMS)
+GAIN = re.compile(
+    r"\+[\d.]+\s*%|\b(?:faster|rais(?:es|ed|ing)|speed-?ups?|speeds? up|improv\w+|reduc\w+|sav(?:es?|ing)|gains?|"
+    r"boost\w*|cuts?|"
+    r"less memory|fewer|lower|higher throughput|increases? (?:throughput|mfu|tps))\b"
+)
+PERF_WORDS = re.compile(
+    r"\b(?:ms|s|sec|seconds|minutes|hours|throughput|latency|tps|tok/s|tokens/s|tflops|mfu|memory|gb|gib|mb|mib|"
+    r"speed\w*|faster|slower|time|overhead|step|steps|qps|bandwidth|gb/s|perf\w*|runtime|compile)\b"
+)
+NUMBER = r"~?\d+(?:,\d{3})*(?:\.\d+)?"
+UNIT = (
+    r"(?:ms|µs|us|s|secs?|seconds|mins?|minutes|h|hours|gb|gib|mb|mib|kib|kb|tb|tps|tok/s|tokens/s|tflops|gb/s"
+    r"|it/s|%)"
+)
+MAGNITUDE = re.compile(
+    rf"(?:from\s+{NUMBER}\s*{UNIT}?\s+to\s+{NUMBER}\s*{UNIT}?|{NUMBER}\s*{UNIT}?\s*(?:->|→|=>)\s*{NUMBER}\s*{UNIT}?"
+    rf"|{NUMBER}\s*{UNIT}?\s+(?:vs\.?|versus)\s+{NUMBER}\s*{UNIT}?"
+    rf"|[+\-]?{NUMBER}\s*(?:%|x\b|×)|{NUMBER}\s*(?:ms|µs|us|s|secs?|seconds|mins?|minutes|hours|gb|gib|mb|mib|kib|"
+    rf"tps|tok/s|tokens/s|tflops|gb/s)\b)"
+)
+# What turns a failure word into a design statement, a denial or a hypothesis.
+BEFORE_CONTEXT = re.compile(
+    r"\b(?:no|not|without|never|avoid\w*|prevent\w*|guard\w* against|protect\w* against|instead of|"
+    r"in case of|to reduce|reduc\w+ the|could|might|may|would|if|whether|check\w* for|detect\w*|"
+    r"handle|handling|catch|catches|tests? (?:for|that)|allow|allows|raise an error|error (?:message|handling))"
+    r"(?:\s+\S+){0,2}\s*$"
+)
+AFTER_CONTEXT = re.compile(
+    r"^[\s-]*(?:avoidance|prevention|detection|detector|free|safe|safety|handling|handler|checks?|tests?|"
+    r"guards?|mode|message|messages|case|cases|path)\b"
+)
+NEGATIONS_ANYWHERE = re.compile(r"\b(?:no (?:behaviou?r|functional|user-facing) change|nfc|no-op)\b")
+FIX_INTENT = re.compile(
+    r"^(?:\[[^\]]*\]\s*)*(?:fix(?:es|ed|ing)?|work ?around|resolve[sd]?|prevent|avoid|correct|repair|handle|"
+    r"guard|restore|revert)\b|\b(?:this (?:pr|change|diff|commit) (?:fixes|resolves|addresses|works around))\b"
+)
+DESIGN_TITLE = re.compile(
+    r"\b(?:introduc\w+|new (?:ir|api|apis|backend|subsystem|pass|runtime|mode|dsl|format)|"
+    r"(?:enable|enabled|enabling|disable|disabled|disabling|turn on|turn off|make)\b[^.]{0,60}\bby default|"
+    r"default to\b|"
+    r"deprecat\w*|bc[- ]breaking|remove support|breaking change|proposal|design doc)\b"
+)
+RFC_TAG = re.compile(r"\[\s*rfc\s*\]|^\s*rfc\s*:", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    kind: str  # a problem kind, "gain", "design", "hardware", "scale", "downstream", "release", "default"
+    evidence: str  # the sentence it was read from (bounded)
+    detail: str = ""  # the matched words: a magnitude, a hardware name, a downstream user ...
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFacts:
+    facts: tuple[Fact, ...]
+    is_fix: bool  # the item presents itself as fixing or working around a problem
+
+    def kinds(self) -> set[str]:
+        return {fact.kind for fact in self.facts}
+
+    def first(self, kind: str) -> Fact | None:
+        return next((fact for fact in self.facts if fact.kind == kind), None)
+
+    def magnitudes(self) -> list[Fact]:
+        return [fact for fact in self.facts if fact.detail and fact.kind in MEASURED]
+
+    @property
+    def problems(self) -> list[str]:
+        kinds = self.kinds()
+        return [kind for kind in PROBLEM_KINDS if kind in kinds]
+
+
+MEASURED = ("perf_regression", "memory", "compile_time", "gain")
+
+
+class FactExtractor:
+    def __init__(self, vocabulary: SeverityVocabulary) -> None:
+        def alternation(words: list[str]) -> re.Pattern[str] | None:
+            if not words:
+                return None
+            # A word start, or a count glued to it: "8xH100".
+            return re.compile(r"(?:\b|(?<=\dx))(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")\b", re.I)
+
+        self.hardware = alternation(vocabulary.hardware)
+        self.downstream = alternation([re.escape(word) for word in vocabulary.downstream])
+        self.release = alternation(vocabulary.release)
+        self.scale = alternation(vocabulary.scale)
+        self.default_path = alternation(vocabulary.default_path)
+        self.label_facts = {label.lower(): kind for kind, labels in vocabulary.labels.items() for label in labels}
+
+    def extract(self, item: Item) -> ItemFacts:
+        title = item.title or ""
+        skipped = " ".join(match.group(0) for match in SKIPPED_SECTIONS.finditer(item.body or ""))
+        body = SKIPPED_SECTIONS.sub("\n\n", item.body or "")
+        found: list[Fact] = []
+        seen: set[str] = set()
+
+        def add(kind: str, evidence: str, detail: str = "") -> None:
+            if kind not in seen:
+                seen.add(kind)
+                found.append(Fact(kind, shorten(evidence, EVIDENCE_LIMIT), detail))
+
+        for label in item.labels:
+            kind = self.label_facts.get(label.lower())
+            if kind:
+                add(kind, f"label: {label}", label)
+        if RFC_TAG.search(title) or item.kind == "rfc":
+            add("design", title, "RFC")
+        elif DESIGN_TITLE.search(title.lower()):
+            add("design", title, DESIGN_TITLE.search(title.lower()).group(0))  # type: ignore[union-attr]
+        for sentence in [title, *sentences(body)[:SENTENCE_LIMIT]]:
+            self._read(sentence, add)
+        if self.hardware is not None and (match := self.hardware.search(skipped)):
+            add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
+        return ItemFacts(tuple(found), bool(FIX_INTENT.search(title.lower())) or _says_it_fixes(body))
+
+    def _read(self, sentence: str, add) -> None:  # type: ignore[no-untyped-def]
+        lowered = sentence.lower()
+        if NEGATIONS_ANYWHERE.search(lowered):
+            return
+        magnitude = MAGNITUDE.search(lowered)
+        stated: list[tuple[str, str]] = []
+        for kind, pattern in PROBLEMS.items():
+            for match in pattern.finditer(lowered):
+                if _asserted(lowered, match):
+                    stated.append((kind, match.group(0)))
+                    break
+        if len({kind for kind, _ in stated} - {"error", "regression"}) >= ENUMERATION:
+            stated = []  # a list of failure kinds is a policy or a checklist, not a report of one
+        if not (magnitude and PERF_WORDS.search(lowered)):
+            stated = [(kind, words) for kind, words in stated if kind not in NEEDS_MEASUREMENT]
+        for kind, words in stated:
+            add(kind, sentence, words)
+        problem_here = bool(stated)
+        if magnitude and PERF_WORDS.search(lowered):
+            if GAIN.search(lowered) and not problem_here:
+                add("gain", sentence, magnitude.group(0).strip())
+            elif problem_here:
+                add("measured", sentence, magnitude.group(0).strip())
+        for kind, pattern in (
+            ("hardware", self.hardware),
+            ("downstream", self.downstream),
+            ("release", self.release),
+            ("scale", self.scale),
+            ("default", self.default_path),
+        ):
+            if pattern is not None and (match := pattern.search(sentence)):
+                add(kind, sentence, match.group(0))
+
+
+def _asserted(sentence: str, match: re.Match[str]) -> bool:
+    """The failure is stated as happening, not denied, prevented, tested for or imagined."""
+    before = sentence[max(0, match.start() - 60) : match.start()]
+    after = sentence[match.end() : match.end() + 20]
+    if sentence[max(0, match.start() - 5) : match.start()].endswith(("test_", "_")) or after.startswith("_"):
+        return False  # part of an identifier such as test_hang_on_exit
+    return not BEFORE_CONTEXT.search(before) and not AFTER_CONTEXT.match(after)
+
+
+SAYS_FIX = re.compile(
+    r"\b(?:fix(?:es|ed)?|resolves?|closes?|works? around|addresses)\b\s*:?\s*(?:#\d+|https?://github\.com/\S+/issues/"
+    r"|(?:the|a|an|this)\s+(?:\w+\s+){0,3}(?:bug|issue|problem|crash|regression|failure|error|hang|leak|mismatch))"
+)
+
+
+def _says_it_fixes(body: str) -> bool:
+    return bool(SAYS_FIX.search(body[:3000].lower()))

@@ -1,0 +1,89 @@
+"""The severity extractor on real sentences from PyTorch threads, and on their negated or design
+twins, which must yield nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytorch_insight.pipeline.facts import FactExtractor
+from tests.pipeline.helpers import PROFILE, item
+
+EXTRACT = FactExtractor(PROFILE.severity)
+
+
+def facts(title: str = "", body: str = "", **fields: object) -> dict[str, str]:
+    found = EXTRACT.extract(item(1, title, body, **fields))
+    return {fact.kind: fact.detail for fact in found.facts}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("The backward's CPU C++ kernel then segfaults trying to dereference a GPU pointer.", "hard_crash"),
+        ("This produces incorrect values (including NaNs for e4m3fn) when converting fp32→fp8.", "wrong_result"),
+        ("This silently routed subclass instances through the base DTensor C++ dispatcher.", "wrong_result"),
+        ("The previous gate was accidentally disabling expandable segments on ROCm versions 7.0.x.", "wrong_result"),
+        ("Two bugs allowed these padded strides to leak through to user-visible outputs.", "wrong_result"),
+        ("Fixes a launch failure on MI350 by capping the maximum `num_warps` to 16.", "hard_crash"),
+        ("nn.Parameter creation in FSDPParam crashes for non floating point tensors", "crash"),
+        ("Same tests pass on torch 2.11.0.", "regression"),
+        ("Blocking the torch 2.12 upgrade for vLLM (vllm-project/vllm#40077).", "blocker"),
+        ("The training job hangs forever in the second all_reduce.", "hang"),
+        ("Peak memory usage increased from 12.4 GB to 18.1 GB after the change.", "memory"),
+    ],
+)
+def test_a_stated_failure_is_a_fact_with_its_sentence(sentence: str, kind: str) -> None:
+    found = EXTRACT.extract(item(1, "x", sentence))
+    fact = found.first(kind)
+    assert fact is not None, [f.kind for f in found.facts]
+    assert fact.evidence == sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Update the docstring for a behavior change; no behavior change for users.",  # "change" is not "hang"
+        "Add deadlock avoidance to the store client.",
+        "Chunk the reduction to prevent OOM on large inputs.",
+        "If the allocator could crash here, we would need a guard.",
+        "Raise an error instead of silently producing wrong results.",
+        "Add test_hang_on_exit and test_crash_handler to the suite.",
+        "These asserts verify the inductor's compile-time shape analysis matches runtime tensor shapes.",
+        "Reduces overhead in the dispatcher.",  # an overhead nobody measured
+        "Cherry-picks are limited to regressions, silent correctness, crashes, deadlocks and memory leaks.",
+    ],
+)
+def test_denials_designs_hypotheses_and_lists_are_not_failures(sentence: str) -> None:
+    found = EXTRACT.extract(item(1, "x", sentence))
+    assert not set(found.problems) - {"error"}, [(f.kind, f.detail) for f in found.facts]
+
+
+def test_measurements_are_kept_with_the_problem_or_the_gain() -> None:
+    overhead = facts(body="On DeepSeek-R1 this adds **~3ms per forward step** on the non-CUDAGraph path.")
+    assert overhead["overhead"] and overhead["measured"] == "~3ms"
+    gain = facts(body="Raises Llama3-8B on 8xH100 from 6938 to 7214 TPS (+3.9% throughput).")
+    assert gain["gain"] == "from 6938 to 7214 tps" and gain["hardware"] == "H100" and "scale" in gain
+    compile_time = facts(
+        body="The config takes 3758.7s for a single triton.compile() call, pathological compile times."
+    )
+    assert "compile_time" in compile_time and compile_time["measured"] == "3758.7s"
+
+
+def test_labels_mean_what_triagers_mean() -> None:
+    assert facts(labels=["high priority"])["confirmed"] == "high priority"
+    assert facts(labels=["module: correctness (silent)"])["wrong_result"]
+    assert facts(labels=["triage review"]) == {}  # asks for triage, confirms nothing
+
+
+def test_an_rfc_tag_anywhere_in_the_title_and_default_changes_carry_design_weight() -> None:
+    assert facts("[Inductor][RFC] A new IR for scheduling")["design"] == "RFC"
+    assert facts("Enable combo kernels by default")["design"]
+    assert "design" not in facts("[Inductor] Tidy the scheduler")
+
+
+def test_hardware_named_in_the_environment_section_counts_but_its_words_are_no_problem() -> None:
+    found = facts(
+        "[vllm] cache save fails",
+        "The cache save fails with a RuntimeError.\n\n## Environment\n\n- GPU: H100\n- note: no crash seen\n",
+    )
+    assert found["hardware"] == "H100" and "crash" not in found
