@@ -127,6 +127,9 @@ class SeverityVocabulary(BaseModel):
     release: Regexes = Field(default_factory=list)
     default_path: Regexes = Field(default_factory=list)
     labels: dict[str, list[str]] = Field(default_factory=dict)
+    # Names so common in the project's text (core modules, base classes) that sharing one says
+    # nothing about two items being related.
+    common_identifiers: list[str] = Field(default_factory=list)
 
 
 class Ranking(BaseModel):

@@ -91,3 +91,19 @@ def test_two_noise_items_are_not_related_to_each_other() -> None:
     b = item(501, "DISABLED test_b (__main__.SomeSharedTestClass)")
     result = run(a, b)
     assert relations(result[a.id], "related") == []
+
+
+def test_a_fix_names_its_issue_in_weaker_forms_too() -> None:
+    bug = item(600, "Compiled model crashes on exit")
+    by_issue = item(601, "[inductor] Fix crash on exit (Issue #600)", kind="pull_request")
+    addresses = item(602, "Guard the exit path", body="Addresses #600.", kind="pull_request")
+    mention = item(603, "Refactor the exit path", body="Cleanup referencing #600.", kind="pull_request")
+    result = run(bug, by_issue, addresses, mention)
+    assert relations(result[bug.id], "fixed_by") == [by_issue.id, addresses.id]  # a refactor is no fix
+
+
+def test_the_projects_everyday_names_relate_nothing() -> None:
+    a = item(700, "[inductor] compile_fx drops a guard", body="In compile_fx the FakeTensor path differs.")
+    b = item(701, "[export] compile_fx is slow", body="compile_fx with a FakeTensor input.")
+    result = run(a, b)
+    assert relations(result[a.id], "related") == []

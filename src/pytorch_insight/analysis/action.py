@@ -3,6 +3,7 @@ over priority, fix state, signals and the reader's areas. Each result names the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pytorch_insight.analysis.model import Analysis
@@ -10,7 +11,11 @@ from pytorch_insight.config import Reader
 from pytorch_insight.pipeline import Assessment
 
 CHANGE_KINDS = ("pull_request", "commit")
-FOCUS_WEIGHT = 1.0  # a reader weight at or above this makes an area "theirs"
+FOCUS_WEIGHT = 1.0
+BREAKING = re.compile(r"deprecat|bc[- ]breaking|breaking change|remove support", re.I)
+SEVERE = frozenset(
+    {"wrong_result", "hard_crash", "security"}
+)  # fact kinds that justify P0 by themselves  # a reader weight at or above this makes an area "theirs"
 
 
 @dataclass(frozen=True)
@@ -24,7 +29,8 @@ def suggest(assessment: Assessment, analysis: Analysis, reader: Reader) -> Sugge
     kind, priority = assessment.item.kind, assessment.priority
     theirs = any(reader.area_weights.get(area, 1.0) >= FOCUS_WEIGHT for area in assessment.areas)
     codes = {r.code for r in assessment.reasons}
-    api_change = "signal:api-change" in codes
+    design = assessment.facts.first("design")
+    api_change = design is not None and bool(BREAKING.search(design.detail))
     if analysis.fix_state == "reverted":
         return Suggestion("track", "P1", "why_reverted")
     if kind == "rfc":
@@ -34,7 +40,10 @@ def suggest(assessment: Assessment, analysis: Analysis, reader: Reader) -> Sugge
     if priority == "high" and kind not in CHANGE_KINDS:
         if analysis.fix_state in ("landed", "merged"):
             return Suggestion("track", "P1", "why_fixed_bug")
-        return Suggestion("follow", "P0" if theirs else "P1", "why_open_bug")
+        # Act-now rests on what the problem is, never on a fix the collected data merely lacks.
+        if theirs and SEVERE & assessment.facts.kinds():
+            return Suggestion("follow", "P0", "why_severe_bug")
+        return Suggestion("follow", "P1", "why_open_bug")
     if priority == "high" and analysis.fix_state in ("merged", "landed"):
         return Suggestion("adapt" if theirs else "track", "P1", "why_landed_change")
     if priority == "high":

@@ -40,7 +40,7 @@ def assess(
         ]
         mark_noise(assessments, profile)
         kept = fuse(assessments)
-        link(kept)
+        link(kept, profile.severity.common_identifiers)
         classify(kept, profile, use_labels)
         return rank(kept, profile, reader, window)
 

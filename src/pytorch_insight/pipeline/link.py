@@ -10,7 +10,10 @@ from collections.abc import Mapping, Sequence
 from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
 
-CLOSING = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b\s*:?\s*", re.I)
+CLOSING = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b\s*:?\s*", re.I)
+# Weaker forms, read as a fix only in a change that presents itself as a fix: "(Issue #N)",
+# "referencing #N", "for #N", "issue: #N".
+FIX_MENTION = re.compile(r"(?:\(\s*|\b)(?:issue|referenc(?:es|ing)|for)\b\s*:?\s*(?=#\d|https?://github\.com/)", re.I)
 REFERENCE = re.compile(
     r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|#(?P<n2>\d+)|https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/issues/(?P<n3>\d+))"
 )
@@ -21,16 +24,16 @@ NOT_A_FIX = re.compile(
 )
 CHANGE_KINDS = ("pull_request", "commit")
 COMMUNITY_KINDS = ("forum", "blog", "event", "slack")
-RELATED_MAX_ITEMS = 4  # an identifier shared by more items than this is too common to mean anything
+RELATED_MAX_ITEMS = 3  # an identifier shared by more items than this is too common to mean anything
 RELATED_PER_ITEM = 5
 TRACKER_MIN = 3  # issues listed in a description that make it a tracking (umbrella) issue
 LIST_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]*)?(.*)$", re.M)
 
 
-def closing_references(text: str, repo: str | None) -> list[tuple[str, int]]:
+def closing_references(text: str, repo: str | None, keywords: re.Pattern[str] = CLOSING) -> list[tuple[str, int]]:
     """(repo, number) for every ``Fixes #N``, ``closes o/r#N``, ``resolves <issue URL>`` ..."""
     found: list[tuple[str, int]] = []
-    for keyword in CLOSING.finditer(text):
+    for keyword in keywords.finditer(text):
         position = keyword.end()
         while (match := REFERENCE.match(text, position)) is not None:
             target_repo = match.group("repo") or match.group("urepo") or repo
@@ -56,13 +59,19 @@ def issue_urls(text: str) -> list[tuple[str, int, bool]]:
 def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
     for assessment in assessments:
         item = assessment.item
-        if item.kind not in CHANGE_KINDS or not item.body:
+        if item.kind not in CHANGE_KINDS or not (item.body or item.title):
             continue
+        body = item.body or ""
         origin = "landed commit message" if item.kind == "commit" else "PR body"
-        targets = [(ref, f"closing keyword in {origin}") for ref in closing_references(item.body, item.repo)]
-        targets += [
-            ((repo, number), f"issue URL in {origin}") for repo, number, is_fix in issue_urls(item.body) if is_fix
-        ]
+        targets = [(ref, f"closing keyword in {origin}") for ref in closing_references(body, item.repo)]
+        if assessment.facts.is_fix:
+            text = f"{item.title or ''}\n{body}"
+            targets += [
+                (ref, f"issue reference in a fix's {origin}")
+                for ref in closing_references(text, item.repo, FIX_MENTION)
+                if ref not in {target for target, _ in targets}
+            ]
+        targets += [((repo, number), f"issue URL in {origin}") for repo, number, is_fix in issue_urls(body) if is_fix]
         for (repo, number), evidence in targets:
             target = github_item_id(repo, number)
             if target in by_id and by_id[target].item.kind in CHANGE_KINDS:
@@ -123,13 +132,15 @@ def link_trackers(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
                 by_id[target].relate("tracked_by", assessment.id, "listed in its description")
 
 
-def link_shared_identifiers(assessments: Sequence[Assessment]) -> None:
-    """`related` between items naming the same rare identifier (the same bug on another backend)."""
+def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset[str]) -> None:
+    """`related` between items naming the same rare identifier (the same bug on another backend);
+    the project's everyday names (`common`) and names held by many items relate nothing."""
     holders: dict[str, list[Assessment]] = defaultdict(list)
     for assessment in assessments:
         if assessment.canonical is None:
             for identifier in assessment.features.identifiers:
-                holders[identifier].append(assessment)
+                if identifier.lower() not in common:
+                    holders[identifier].append(assessment)
     for identifier in sorted(holders):
         group = holders[identifier]
         if not 2 <= len(group) <= RELATED_MAX_ITEMS:
@@ -146,10 +157,10 @@ def _already_linked(assessment: Assessment, other: str) -> bool:
     return any(relation.target == other for relation in assessment.relations)
 
 
-def link(assessments: Sequence[Assessment]) -> None:
+def link(assessments: Sequence[Assessment], common_identifiers: Sequence[str] = ()) -> None:
     by_id = {assessment.id: assessment for assessment in assessments}
     link_commits(assessments, by_id)
     link_fixes(assessments, by_id)
     link_trackers(assessments, by_id)
     link_mentions(assessments, by_id)
-    link_shared_identifiers(assessments)
+    link_shared_identifiers(assessments, frozenset(name.lower() for name in common_identifiers))

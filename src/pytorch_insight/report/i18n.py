@@ -104,12 +104,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "status_partial": {"zh": "部分", "en": "partial"},
     "status_skipped": {"zh": "跳过", "en": "skipped"},
     "status_failed": {"zh": "失败", "en": "failed"},
-    "fix_none": {"zh": "尚无关联修复", "en": "no fix linked yet"},
+    "fix_none": {"zh": "收集到的数据中没有引用任何修复 PR", "en": "no fix PR referenced in the collected data"},
     "fix_open": {"zh": "修复 PR 进行中：{refs}", "en": "fix PR open: {refs}"},
     "fix_landed": {"zh": "修复已合入：{refs}", "en": "fix landed: {refs}"},
     "fix_merged": {"zh": "已合入", "en": "merged"},
     "fix_reverted": {"zh": "已被回退：{refs}", "en": "reverted: {refs}"},
-    "fix_closed": {"zh": "已关闭{refs}", "en": "closed{refs}"},
+    "fix_closed": {
+        "zh": "GitHub 上已关闭，收集到的数据无法确认是否已合入{refs}",
+        "en": "closed on GitHub; the collected data does not show whether it landed{refs}",
+    },
     "fix_closed_refs": {"zh": "（关联 PR：{refs}）", "en": " (linked PRs: {refs})"},
     "action_follow": {"zh": "跟进", "en": "follow"},
     "action_track": {"zh": "追踪", "en": "track"},
@@ -118,7 +121,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "urgency_P0": {"zh": "P0 立即处理", "en": "P0 act now"},
     "urgency_P1": {"zh": "P1 本周内", "en": "P1 this week"},
     "urgency_P2": {"zh": "P2 观察", "en": "P2 watch"},
-    "why_open_bug": {"zh": "高优先级问题尚无已合入的修复", "en": "a high-priority problem without a landed fix"},
+    "why_open_bug": {
+        "zh": "高优先级问题，收集到的数据中未确认有已合入的修复",
+        "en": "a high-priority problem; no landed fix is confirmed in the collected data",
+    },
+    "why_severe_bug": {
+        "zh": "你关注领域中的静默错误结果、进程级崩溃或安全问题，收集到的数据中未确认有已合入的修复",
+        "en": "silent wrong results, a hard crash or a security problem in your areas, with no landed fix confirmed",
+    },
     "why_fixed_bug": {
         "zh": "问题已有修复，确认你的场景已被覆盖",
         "en": "the fix has landed; check that it covers your case",
