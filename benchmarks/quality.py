@@ -8,7 +8,10 @@
 (b) fix links found against the explicit references in the data (closing keywords and issue
     URLs in PR bodies, found here by an independent pattern);
 (c) resubmitted duplicates and relands/reverts found;
-(d) the top 20 for the reader, with reasons, for a human read.
+(d) the top 20 for the reader, with reasons, for a human read;
+(e) agreement with the release team's categories (../shared/data/release-notes/): for the PRs of
+    the shared weeks that the release team categorised, whether our areas include theirs; and,
+    at a larger scale, the same from the release team's (rephrased) titles alone.
 """
 
 from __future__ import annotations
@@ -28,7 +31,26 @@ from pytorch_insight.jsonl import item_from_line  # noqa: E402
 from pytorch_insight.model import Item  # noqa: E402
 from pytorch_insight.pipeline import Assessment, assess  # noqa: E402
 
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"
+SHARED = ROOT.parent / "shared" / "data"
+DEFAULT_DATA = SHARED / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"
+WEEKS = sorted((SHARED / "raw").glob("pytorch-*.jsonl"))
+RELEASE_NOTES = SHARED / "release-notes" / "pytorch-release-notes-categories.json"
+# The release team's categories in the profile's areas ("distributed (...)" are all distributed;
+# what is not listed is core).
+RELEASE_AREAS = {
+    "inductor": "compiler",
+    "inductor (aoti)": "compiler",
+    "dynamo": "compiler",
+    "fx": "compiler",
+    "export": "compiler",
+    "aotdispatcher": "compiler",
+    "composability": "compiler",
+    "mps": "mps",
+    "rocm": "rocm",
+    "xpu": "xpu",
+    "cuda": "cuda",
+}
+IGNORED_CATEGORIES = {"skip", "not needed"}
 EXPLICIT_FIX = re.compile(r"(?i)\b(?:fix|fixes|fixed|close|closes|closed|resolve|resolves|resolved)\b:?\s+#(\d+)")
 ISSUE_URL = re.compile(r"https://github\.com/([\w.-]+/[\w.-]+)/issues/(\d+)")
 CC_LINE = re.compile(r"(?im)^\s*cc:?\s+@.*$")
@@ -101,6 +123,50 @@ def duplicates(items: list[Item], ranked: list[Assessment]) -> tuple[list[tuple[
     return sorted(found), sorted(expected - found)
 
 
+def release_area(category: str) -> str:
+    if category.startswith("distributed"):
+        return "distributed"
+    return RELEASE_AREAS.get(category, "core")
+
+
+def release_agreement(profile: Profile) -> tuple[int, int, int, int]:
+    """(agree, total) on the shared weeks' categorised PRs, then on the release team's titles."""
+    categories = {
+        int(number): entries[0]["category"]
+        for number, entries in json.loads(RELEASE_NOTES.read_text(encoding="utf-8"))["prs"].items()
+        if entries[0]["category"] not in IGNORED_CATEGORIES
+    }
+    agree = total = 0
+    for week in WEEKS:
+        with week.open(encoding="utf-8") as handle:
+            items = [item_from_line(json.loads(line)) for line in handle if line.strip()]
+        predicted = {a.id: a.areas for a in assess(items, profile, use_labels=False)}
+        for item in items:
+            if item.repo != "pytorch/pytorch" or item.number not in categories or item.id not in predicted:
+                continue
+            total += 1
+            if release_area(categories[item.number]) in predicted[item.id]:
+                agree += 1
+            else:
+                print(f"  #{item.number} [{categories[item.number]}] got {predicted[item.id]}: {item.title[:70]}")
+    entries = json.loads(RELEASE_NOTES.read_text(encoding="utf-8"))["prs"]
+    titles = [
+        Item(
+            id=f"github:pytorch/pytorch#{n}",
+            source="github",
+            kind="pull_request",
+            repo="pytorch/pytorch",
+            number=int(n),
+            title=e[0]["title"],
+        )
+        for n, e in entries.items()
+        if e[0]["category"] not in IGNORED_CATEGORIES
+    ]
+    predicted = {a.item.number: a.areas for a in assess(titles, profile, use_labels=False)}
+    by_title = sum(release_area(categories[n]) in areas for n, areas in predicted.items())
+    return agree, total, by_title, len(predicted)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -146,7 +212,11 @@ def main() -> int:
     for a in ranked[: args.top]:
         print(f"  {a.rank:>2}. [{a.priority:<6}] {a.score:>6.2f} {a.id}  {(a.item.title or '')[:70]}")
         print(f"      areas: {', '.join(a.areas)}; reasons: {'; '.join(r.en for r in a.reasons)}")
-    ok = micro >= 0.85 and found == expected and not unlinked
+    print("\n(e) agreement with the release team's categories")
+    agree, total, by_title, titles = release_agreement(profile)
+    print(f"  PRs of the shared weeks: {agree}/{total} ({agree / max(1, total):.1%})")
+    print(f"  release-notes titles alone: {by_title}/{titles} ({by_title / max(1, titles):.1%})")
+    ok = micro >= 0.85 and found == expected and not unlinked and agree >= 0.95 * total
     return 0 if ok else 1
 
 

@@ -17,6 +17,7 @@ CC_LINE = re.compile(r"^[ \t]*cc:?[ \t]+(@[^\n]*)$", re.M | re.I)
 HANDLE = re.compile(r"@([\w.-]+(?:/[\w.-]+)?)")
 GHSTACK = re.compile(r"^\s*\*\s+(?:__->__\s+)?#(\d+)\s*$", re.M)
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
+TAG_PARTS = re.compile(r"[-/,+ ]+")
 NUMBER_SUFFIX = re.compile(r"\s*\(#\d*(?:…|\.\.\.)?\)?\s*$")  # "(#180916)", or cut short: "(#180…"
 # Identifiers that can tie two items together: dotted API paths, snake_case names and CamelCase
 # class names (torch.nn.functional.pad, flex_attention, CUDACachingAllocator), in one pass.
@@ -47,6 +48,17 @@ def normalize_title(title: str | None) -> str:
     return " ".join(WORD.findall(text))
 
 
+def title_tags(title: str) -> frozenset[str]:
+    """Bracket tags, lower-cased, with the parts of compound ones: "[dtensor-compile]" also
+    counts as "dtensor" and "compile"."""
+    tags = set()
+    for tag in TITLE_TAG.findall(title):
+        tag = tag.strip().lower()
+        tags.add(tag)
+        tags.update(part for part in TAG_PARTS.split(tag) if part)
+    return frozenset(tags)
+
+
 def extract_features(item: Item) -> Features:
     title = item.title or ""
     body = (item.body or "")[:BODY_LIMIT]
@@ -75,7 +87,7 @@ def extract_features(item: Item) -> Features:
         labels=frozenset(label.lower() for label in item.labels),
         words=frozenset(WORD.findall(text)),
         title_words=frozenset(WORD.findall(title_lower)),
-        tags=frozenset(tag.strip().lower() for tag in TITLE_TAG.findall(title)),
+        tags=title_tags(title),
         owners=owners,
         stack=stack,
         identifiers=identifiers,
