@@ -1,4 +1,4 @@
-"""Shared fixtures: the shared data, a fake clock, a local GitHub server and settings pointing at it."""
+"""Shared fixtures: the test data, a fake clock, a local GitHub server and settings pointing at it."""
 
 from __future__ import annotations
 
@@ -19,9 +19,11 @@ from pytorch_insight.store import Store
 from pytorch_insight.window import Window, make_window
 from tests.fakes.github import FakeGitHub
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
-RAW_WEEKS = SHARED / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"
-SAMPLES = SHARED / "api-samples"
+# Copies of the project's shared data (raw threads, recorded API samples, judgements, release
+# notes) kept in the clone, so the tests need nothing beside it; provenance in tests/data/SOURCES.md.
+DATA = Path(__file__).resolve().parent / "data"
+RAW_WEEKS = DATA / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"
+SAMPLES = DATA / "api-samples"
 SHARED_WINDOW = make_window("2026-04-07", "2026-04-20")
 
 
@@ -53,7 +55,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 @pytest.fixture(scope="session")
 def shared_rows() -> list[dict[str, Any]]:
     if not RAW_WEEKS.exists():
-        pytest.fail(f"shared data missing: {RAW_WEEKS}")
+        pytest.fail(f"test data missing: {RAW_WEEKS} (tests/data/ is part of the repository; see its SOURCES.md)")
     return read_jsonl(RAW_WEEKS)
 
 

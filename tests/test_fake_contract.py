@@ -1,6 +1,6 @@
 """The fake GitHub must answer like the real one: same keys, types, headers and paging style.
 
-Each test asks the fake for what a recorded real exchange in ../shared/data/api-samples/ asked
+Each test asks the fake for what a recorded real exchange in tests/data/api-samples/ asked
 GitHub for, and compares the two answers' shapes (not their values).
 """
 

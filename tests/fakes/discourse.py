@@ -1,19 +1,19 @@
 """A local Discourse: /categories.json, /latest.json (paged, pinned topics first), /t/<id>.json
 (posts in chunks, `?page=N`). Topic and post objects start from the recorded real ones in
-../shared/data/api-samples/discourse/, so every key and type matches what Discourse sends."""
+tests/data/api-samples/discourse/, so every key and type matches what Discourse sends."""
 
 from __future__ import annotations
 
 import copy
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from tests.conftest import DATA
 from tests.fakes.server import LocalServer, Reply
 
-RECORDED = Path(__file__).resolve().parents[3] / "shared" / "data" / "api-samples" / "discourse"
+RECORDED = DATA / "api-samples" / "discourse"
 
 
 def _recorded(name: str) -> dict[str, Any]:
