@@ -78,15 +78,35 @@ def test_the_shared_fortnight_is_collected_completely_and_cheaply(
         assert item.kind == source_row["kind"]
         expected = [c["body"] for c in source_row["comments"] if c["kind"] == "comment"]
         assert [c.body for c in item.comments] == expected
-    list_requests = [p for p, _ in server.log if "/comments" not in p and not p.endswith("/files?per_page=100")]
+    comment_requests = [p for p, _ in server.log if "/comments" in p]
     file_requests = [p for p, _ in server.log if p.endswith("/files?per_page=100")]
+    timeline_requests = [p for p, _ in server.log if p.endswith("/timeline?per_page=100")]
+    list_requests = [p for p, _ in server.log if p not in {*comment_requests, *file_requests, *timeline_requests}]
     assert 0 < len(file_requests) <= 20  # only the focus candidates' file lists
+    # The first run costs more than it used to: a fifth phase reads the timeline of every focus
+    # issue (one request each here, at most the 20 focus candidates), since only the timeline
+    # names a fix PR outside the window. The list requests did not grow.
+    assert 0 < len(timeline_requests) <= 20
+    assert status.requests == len(list_requests) + len(comment_requests) + len(file_requests) + len(timeline_requests)
+    with_timeline = [item for item in stored.values() if "timeline_refs" in (item.model_extra or {})]
+    assert {item.kind for item in with_timeline} <= {"issue", "rfc"}
+    assert len(with_timeline) == len(timeline_requests)
     assert len(list_requests) <= math.ceil(status.items / 50) + (0 if path.startswith("weekly") else 1)
     used_search = any(p.startswith("/search/") for p in list_requests)
     assert used_search == path.startswith("backfill")
+    first_run = len(server.log)
     _, again = collect(make_settings(server.url), clock)
+    # The timelines are read again (a fix may have landed since), but come back 304: free.
+    assert [status for p, status in server.log[first_run:] if p.endswith("/timeline?per_page=100")] == [304] * len(
+        timeline_requests
+    )
     assert again.requests - again.not_modified <= 0.05 * status.requests
     assert again.items == status.items
+    assert {item.id: item.model_extra["timeline_refs"] for item in with_timeline} == {
+        item.id: item.model_extra["timeline_refs"]
+        for item in by_number(Store.open(make_settings(server.url).db)).values()
+        if "timeline_refs" in (item.model_extra or {})
+    }
 
 
 def test_issues_prs_rfcs_and_older_items_closed_in_the_window(

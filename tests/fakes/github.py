@@ -1,8 +1,9 @@
 """A local GitHub REST server on 127.0.0.1 that serves item JSONL rows in GitHub's real shapes.
 
 It speaks the parts of the protocol the collector relies on: Link pagination, per-resource
-rate limits with GitHub's headers, ETag / 304, 401 / 404, search qualifiers, and injectable
-faults (5xx bursts, secondary limits, slow answers, truncated bodies). Start it by hand with
+rate limits with GitHub's headers, ETag / 304, 401 / 404, search qualifiers, issue timelines
+(synthesised from the rows' mentions of each other, or a row's explicit `timeline`), and
+injectable faults (5xx bursts, secondary limits, slow answers, truncated bodies). Start it by hand with
 ``python -m tests.fakes.github --data ../shared/data/raw/<file>.jsonl --port 8765``.
 """
 
@@ -24,9 +25,14 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from tests.fakes.github_payloads import (
     Thread,
     comment_payload,
+    commented_payload,
     commit_payload,
+    cross_reference_payload,
+    event_payload,
+    explicit_event,
     file_payload,
     issue_payload,
+    landed_sha,
     pull_payload,
     repo_payload,
     stamp,
@@ -35,6 +41,9 @@ from tests.fakes.github_payloads import (
 from tests.fakes.server import LocalServer
 
 DOCS = "https://docs.github.com/rest"
+# What GitHub turns into a cross-reference: `#N`, `owner/name#N` and links to an issue or PR.
+SHORT_REF = re.compile(r"(?<![\w&/])(?:([\w.-]+/[\w.-]+))?#(\d+)(?!\d)")
+URL_REF = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d+)(?!\d)")
 DATE_QUALIFIER = (
     r"(created|closed|updated):(?:(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})|(<=|>=|<|>)(\d{4}-\d{2}-\d{2}))"
 )
@@ -85,6 +94,7 @@ class FakeGitHub(LocalServer):
             if row.get("number") is None or "/" not in str(row.get("repo")):
                 continue  # events and other non-GitHub rows
             self.threads.setdefault(row["repo"], {})[row["number"]] = thread_from_row(row)
+        self.mentions = _mentions(self.threads)
         super().__init__(latency)
         self.tokens = tokens or set()
         self.core_limit, self.search_limit = core_limit, search_limit
@@ -157,6 +167,9 @@ class FakeGitHub(LocalServer):
                 [file_payload(entry, repo, api) for entry in threads[int(files.group(1))].row.get("files", [])],
                 {},
             )
+        timeline = re.fullmatch(r"/issues/(\d+)/timeline", rest)
+        if timeline and int(timeline.group(1)) in threads:
+            return 200, self.timeline(threads[int(timeline.group(1))], api), {}
         found = re.fullmatch(r"/(issues|pulls)/(\d+)(/comments)?", rest)
         if found and int(found.group(2)) in threads:
             thread = threads[int(found.group(2))]
@@ -177,6 +190,28 @@ class FakeGitHub(LocalServer):
                 return 200, pull_payload(thread, api, detailed=True), {}
             return 200, issue_payload(thread, api), {}
         return 404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"}, {}
+
+    def timeline(self, thread: Thread, api: str) -> list[dict[str, Any]]:
+        """The issue's events, oldest first. A row's explicit `timeline` replaces the synthesised
+        ones: a `cross-referenced` event for every served issue or PR that mentions it (dated at
+        the mention), a `referenced` event for every landed commit whose message mentions it,
+        its comments, and `closed` when it is closed."""
+        if "timeline" in thread.row:
+            return [explicit_event(thread, entry, index, api) for index, entry in enumerate(thread.row["timeline"])]
+        events: list[tuple[datetime, int, dict[str, Any]]] = []
+        for moment, source, actor, by_commit in self.mentions.get((thread.repo, thread.number), []):
+            if by_commit:
+                sha = landed_sha(source)
+                events.append((moment, 1, event_payload(thread, "referenced", moment, actor, api, sha, source.repo)))
+            else:
+                events.append((moment, 1, cross_reference_payload(source, moment, actor, api)))
+        for cid, moment, comment in thread.comments:
+            events.append((moment, 0, commented_payload(thread, cid, moment, comment, api)))
+        if thread.closed:
+            closer = thread.row.get("closed_by") or thread.row.get("author")
+            events.append((thread.closed, 2, event_payload(thread, "closed", thread.closed, closer, api)))
+        events.sort(key=lambda event: (event[0], event[1]))
+        return [payload for _, _, payload in events]
 
     def list_threads(self, threads: Any, query: dict[str, str]) -> list[Thread]:
         state = query.get("state", "open")
@@ -277,6 +312,36 @@ class FakeGitHub(LocalServer):
                 "reset": bucket.reset,
             }
         return {"resources": resources, "rate": resources["core"]}
+
+
+Mention = tuple[datetime, Thread, str | None, bool]  # when, by what, by whom, through a landed commit
+
+
+def _mentions(threads: dict[str, dict[int, Thread]]) -> dict[tuple[str, int], list[Mention]]:
+    """Who mentions which served issue: one entry per mentioning item (at its first mention) and
+    per landed commit whose message names it, as GitHub records them."""
+    found: dict[tuple[str, int], list[Mention]] = {}
+    for repo_threads in threads.values():
+        for source in repo_threads.values():
+            texts = [(source.created, source.row.get("author"), source.row.get("body") or "")]
+            texts += [(moment, c.get("author"), c.get("body") or "") for _, moment, c in source.comments]
+            seen: set[tuple[str, int]] = set()
+            for moment, actor, text in sorted(texts, key=lambda entry: entry[0]):
+                for target in _references(text, source.repo) - seen:
+                    if target != (source.repo, source.number) and target[1] in threads.get(target[0], {}):
+                        seen.add(target)
+                        found.setdefault(target, []).append((moment, source, actor, False))
+            if source.landed and source.merged:
+                message = f"{source.row.get('title') or ''}\n\n{(source.row.get('body') or '')[:500]}"
+                for target in _references(message, source.repo):
+                    if target != (source.repo, source.number) and target[1] in threads.get(target[0], {}):
+                        found.setdefault(target, []).append((source.merged, source, "pytorchmergebot", True))
+    return found
+
+
+def _references(text: str, repo: str) -> set[tuple[str, int]]:
+    refs = {(match.group(1) or repo, int(match.group(2))) for match in SHORT_REF.finditer(text)}
+    return refs | {(match.group(1), int(match.group(2))) for match in URL_REF.finditer(text)}
 
 
 def _moment(thread: Thread, field: str) -> datetime | None:

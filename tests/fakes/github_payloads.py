@@ -355,3 +355,76 @@ def file_payload(entry: dict[str, Any], repo: str, api: str) -> dict[str, Any]:
         "contents_url": f"{api}/repos/{repo}/contents/{name}?ref={sha}",
         "patch": entry.get("patch", ""),
     }
+
+
+# -- the issue timeline (GET /repos/{o}/{r}/issues/{n}/timeline) ----------------------------------
+
+
+def event_payload(
+    thread: Thread,
+    event: str,
+    moment: datetime,
+    actor: str | None,
+    api: str,
+    commit_id: str | None = None,
+    commit_repo: str | None = None,
+) -> dict[str, Any]:
+    """An issue event as the timeline shows it (`closed`, `reopened`, `referenced`, `connected` ...)."""
+    event_id = stable_int("event", thread.repo, thread.number, event, stamp(moment), commit_id, digits=10)
+    payload: dict[str, Any] = {
+        "id": event_id,
+        "node_id": f"{_EVENT_NODE.get(event, 'IE')}_{event_id}",
+        "url": f"{api}/repos/{thread.repo}/issues/events/{event_id}",
+        "actor": user(actor, api),
+        "event": event,
+        "commit_id": commit_id,
+        "commit_url": f"{api}/repos/{commit_repo or thread.repo}/commits/{commit_id}" if commit_id else None,
+        "created_at": stamp(moment),
+        "performed_via_github_app": None,
+    }
+    if event == "closed":
+        payload["state_reason"] = "completed"
+    elif event == "reopened":
+        payload["state_reason"] = "reopened"
+    return payload
+
+
+_EVENT_NODE = {"closed": "CE", "reopened": "REE", "referenced": "REFE", "connected": "CNE"}
+
+
+def cross_reference_payload(source: Thread, moment: datetime, actor: str | None, api: str) -> dict[str, Any]:
+    """`source` mentioned the timeline's issue: GitHub embeds the whole referencing issue (or PR)."""
+    return {
+        "actor": user(actor, api),
+        "created_at": stamp(moment),
+        "updated_at": stamp(moment),
+        "source": {
+            "type": "issue",
+            "issue": {**issue_payload(source, api), "repository": repo_payload(source.repo, api)},
+        },
+        "event": "cross-referenced",
+    }
+
+
+def commented_payload(
+    thread: Thread, comment_id: int, moment: datetime, comment: dict[str, Any], api: str
+) -> dict[str, Any]:
+    """A comment as the timeline shows it: the comment object plus `event` and `actor`."""
+    payload = comment_payload(thread, comment_id, moment, comment, api)
+    return {**payload, "event": "commented", "actor": payload["user"]}
+
+
+def explicit_event(thread: Thread, entry: dict[str, Any], index: int, api: str) -> dict[str, Any]:
+    """One entry of a row's explicit `timeline`: a raw GitHub event (has `created_at`) is served as
+    it is; a compact one (`event`, `date`, `actor`, `commit_id`; for `cross-referenced` a `source`
+    item row, for `commented` `author`/`body`) is expanded into GitHub's shape."""
+    if "created_at" in entry:
+        return entry
+    event, moment = entry["event"], parse_day(entry["date"])
+    if event == "cross-referenced":
+        source = thread_from_row({"repo": thread.repo, "created": entry["date"], **entry["source"]})
+        return cross_reference_payload(source, moment, entry.get("actor") or source.row.get("author"), api)
+    if event == "commented":
+        comment_id = stable_int("timeline-comment", thread.repo, thread.number, index, digits=10)
+        return commented_payload(thread, comment_id, moment, entry, api)
+    return event_payload(thread, event, moment, entry.get("actor"), api, entry.get("commit_id"))

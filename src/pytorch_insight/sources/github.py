@@ -2,7 +2,8 @@
 
 Requests are spent in order of value, across all repositories: first the item lists (one
 "updated since" listing for a window that just ended, window-bounded searches for older ones),
-then landed commits, then comment threads. When the budget runs out
+then landed commits, then comment threads, then the file lists of the focus PRs and the
+timelines of the focus issues (which name fix PRs outside the window). When the budget runs out
 everything fetched so far is already stored and the source reports itself partial.
 """
 
@@ -34,6 +35,13 @@ FocusSelector = Callable[[list[Item]], list[Item]]
 SEARCH_CAP = 1000  # GitHub serves at most the first 1,000 results of any search
 # Past this, "updated since the window began" drags in months of later activity: search instead.
 RECENT_LAG_SECONDS = 3 * 86400
+# The timeline events kept per item (the newest), and how much of a referencing title.
+TIMELINE_KEEP = 50
+TIMELINE_TITLE = 200
+TIMELINE_EVENTS = frozenset({"cross-referenced", "closed", "reopened", "referenced", "connected"})
+# Extra fields that only later phases fetch: a listing knows nothing of them, so they are kept.
+FETCHED_EXTRAS = ("files", "timeline_refs")
+SHA = re.compile(r"[0-9a-f]{7,64}")
 
 
 @dataclass
@@ -153,7 +161,13 @@ class GitHubSource:
             self.stored.update(item.id for item in batch)
 
         self._runs = runs
-        phases = (self._collect_items, self._collect_commits, self._collect_comments, self._collect_files)
+        phases = (
+            self._collect_items,
+            self._collect_commits,
+            self._collect_comments,
+            self._collect_files,
+            self._collect_timelines,
+        )
         stop: str = ""
         for phase in phases:
             for run in runs:
@@ -213,7 +227,8 @@ class GitHubSource:
         )
 
     def _keep_what_is_known(self, batch: list[Item]) -> list[Item]:
-        """A listing knows nothing of threads, file lists or landed commits fetched earlier: keep them."""
+        """A listing knows nothing of threads, file lists, timelines or landed commits fetched earlier:
+        keep them."""
         stored = self.lookup([item.id for item in batch])
         kept = []
         for item in batch:
@@ -223,8 +238,7 @@ class GitHubSource:
                 continue
             update: dict[str, Any] = {"comments": old.comments}
             extra = old.model_extra or {}
-            if "files" in extra:
-                update["files"] = extra["files"]
+            update.update((name, extra[name]) for name in FETCHED_EXTRAS if name in extra)
             if old.state == "merged" and item.state == "closed":
                 update.update(state="merged", merged=old.merged, merge_evidence=extra.get("merge_evidence", ""))
             kept.append(item.model_copy(update=update))
@@ -328,15 +342,20 @@ class GitHubSource:
 
     # -- phase 4: files touched by the focus PRs ---------------------------------------------------
 
-    def _collect_files(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
-        """Only the focus PRs' file lists are worth their requests (the report names their functions)."""
+    def _focus_ids(self) -> set[str]:
+        """The focus candidates of all repositories, chosen once per run (after the threads are in)."""
         if self.select_focus is None:
-            return
+            return set()
         if self._focus is None:
             self._focus = {item.id for item in self.select_focus([i for r in self._runs for i in r.items.values()])}
+        return self._focus
+
+    def _collect_files(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
+        """Only the focus PRs' file lists are worth their requests (the report names their functions)."""
+        focus = self._focus_ids()
         for number, item in sorted(run.items.items()):
             is_pull = "pull_request" in (item.raw or {})  # an RFC can be a PR too
-            if item.id not in self._focus or not is_pull or "files" in (item.model_extra or {}):
+            if item.id not in focus or not is_pull or "files" in (item.model_extra or {}):
                 continue
             url = f"/repos/{run.repo}/pulls/{number}/files"
             try:
@@ -349,6 +368,81 @@ class GitHubSource:
             run.items[number] = item.model_copy(update={"files": files})
             save([run.items[number]])
             progress.update(self.name, f"{run.repo}: files of focus pull requests", len(self.stored))
+
+    # -- phase 5: timelines of the focus issues --------------------------------------------------
+
+    def _collect_timelines(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
+        """What the focus issues' timelines say about their fix: the PRs and commits that reference
+        them (also those outside the window), and when they were closed or reopened.
+
+        Fetched again on every run, since a fix may have landed since: an unchanged timeline comes
+        back 304 from its stored ETag and costs nothing.
+        """
+        focus = self._focus_ids()
+        for number, item in sorted(run.items.items()):
+            if item.id not in focus or item.kind not in ("issue", "rfc"):
+                continue
+            url = f"/repos/{run.repo}/issues/{number}/timeline"
+            try:
+                pages = self.client.iter_pages(url, self.stats, params={"per_page": PER_PAGE})
+                events = [event for page in pages for event in page.data]
+            except NotFound:  # deleted or transferred since it was listed; the other issues go on
+                self.notes.append(f"{run.repo}#{number}: gone (404) before its timeline was read")
+                continue
+            refs = self.timeline_refs(events, run)
+            if refs == (item.model_extra or {}).get("timeline_refs"):
+                continue  # known already (an unchanged timeline): nothing to store
+            run.items[number] = item.model_copy(update={"timeline_refs": refs})
+            save([run.items[number]])
+            progress.update(self.name, f"{run.repo}: timelines of focus issues", len(self.stored))
+
+    def timeline_refs(self, events: list[Any], run: _RepoRun | None = None) -> list[dict[str, Any]]:
+        """The fix-relevant timeline events as small plain dicts, oldest first, the newest
+        `TIMELINE_KEEP` of them. Everything else of the payload (bodies, hostile text) is dropped."""
+        refs = [ref for event in events if isinstance(event, dict) and (ref := self._timeline_ref(event, run))]
+        refs.sort(key=lambda ref: ref["date"] or "")  # GitHub lists them oldest first already; keep it so
+        return refs[-TIMELINE_KEEP:]
+
+    def _timeline_ref(self, event: dict[str, Any], run: _RepoRun | None) -> dict[str, Any] | None:
+        kind = event.get("event")
+        if kind not in TIMELINE_EVENTS:
+            return None
+        date = _text(event.get("created_at"))
+        if kind == "cross-referenced":
+            source = event.get("source")
+            issue = source.get("issue") if isinstance(source, dict) else None
+            if not isinstance(issue, dict) or not isinstance(issue.get("number"), int):
+                return None
+            return {
+                "event": kind,
+                "repo": _repository(issue),
+                "number": issue["number"],
+                "kind": "pull_request" if issue.get("pull_request") else "issue",
+                "state": self._reference_state(issue, run),
+                "title": (_text(issue.get("title")) or "")[:TIMELINE_TITLE],
+                "date": date,
+                "url": _text(issue.get("html_url")),
+            }
+        if kind == "connected":
+            return {"event": kind, "date": date}
+        actor = _text((event.get("actor") or {}).get("login")) if isinstance(event.get("actor"), dict) else None
+        if kind == "reopened":
+            return {"event": kind, "date": date, "actor": actor}
+        commit = _text(event.get("commit_id"))
+        commit = commit if commit and SHA.fullmatch(commit) else None
+        if kind == "referenced":
+            return {"event": kind, "date": date, "commit_id": commit} if commit else None
+        return {"event": kind, "date": date, "commit_id": commit, "actor": actor}
+
+    def _reference_state(self, issue: dict[str, Any], run: _RepoRun | None) -> str:
+        """open / closed / merged, the PyTorch way (merged_at, or a merged label on a closed PR);
+        a PR of this run that a landed commit proved merged counts as merged too."""
+        labels = [label.get("name") if isinstance(label, dict) else str(label) for label in issue.get("labels") or []]
+        state, _, _ = self._merge_state(issue, [label for label in labels if isinstance(label, str)])
+        known = run.items.get(issue["number"]) if run is not None and _repository(issue) == run.repo else None
+        if issue.get("pull_request") and known is not None and known.state == "merged":
+            return "merged"
+        return state if state in ("open", "closed", "merged") else "open"
 
     def _missing_threads(self, run: _RepoRun) -> list[Item]:
         return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
@@ -373,3 +467,16 @@ class GitHubSource:
             run.items[number] = item.model_copy(update={"comments": merge_comments(item.comments, comments)})
             changed.append(run.items[number])
         save(changed)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _repository(issue: dict[str, Any]) -> str | None:
+    """owner/name of a timeline's referencing issue: its `repository`, else its API URL."""
+    repository = issue.get("repository")
+    if isinstance(repository, dict) and isinstance(repository.get("full_name"), str):
+        return repository["full_name"]
+    found = re.search(r"/repos/([^/]+/[^/]+)$", _text(issue.get("repository_url")) or "")
+    return found.group(1) if found else None
