@@ -51,7 +51,8 @@ def test_run_writes_both_languages_with_every_section(
     report = json.loads((out / "2026-04-07_2026-04-20.en.json").read_text())
     assert report["lang"] == "en" and report["coverage"]["sources"][0]["status"] == "ok"
     focus = {entry["id"]: entry for entry in report["focus"]}
-    fix = focus["github:pytorch/pytorch#180921"]
+    fix = focus["github:pytorch/pytorch#180642"]  # the issue leads the story of its fix, and shows its files
+    assert "#180921" in fix["story"]
     assert fix["analysis"]["facts"]["files"][0]["functions"] == ["select_algorithm"]
     assert fix["analysis"]["facts"]["downstream"] == [
         "backend.py:1: from torch._dynamo.variables import higher_order_ops",

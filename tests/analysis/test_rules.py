@@ -8,10 +8,10 @@ import pytest
 
 from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, comparisons
-from pytorch_insight.text import prose
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.pipeline import assess
+from pytorch_insight.text import prose
 
 PROFILE = load_profile("pytorch")
 
@@ -81,3 +81,44 @@ def test_comparisons_compute_the_change() -> None:
     [change] = comparisons("The step takes 12.4 ms vs 13.9 ms on main.")
     assert (change.before, change.after, change.unit, change.change_pct) == (12.4, 13.9, "ms", 12.1)
     assert comparisons("12 ms and later 13 ms") == []
+
+
+def test_a_fix_outside_the_window_is_stated_from_the_issue_timeline() -> None:
+    from pytorch_insight.model import Item
+
+    issue = Item(
+        id="github:pytorch/pytorch#5",
+        source="github",
+        kind="issue",
+        repo="pytorch/pytorch",
+        number=5,
+        title="Compiled model crashes on exit",
+        state="closed",
+        timeline_refs=[
+            {
+                "event": "cross-referenced",
+                "repo": "pytorch/pytorch",
+                "number": 9,
+                "kind": "pull_request",
+                "state": "merged",
+                "title": "Fix the exit crash",
+                "date": "2026-03-01T00:00:00Z",
+                "url": None,
+            },
+            {
+                "event": "cross-referenced",
+                "repo": "pytorch/pytorch",
+                "number": 7,
+                "kind": "issue",
+                "state": "open",
+                "title": "Another report",
+                "date": "2026-03-02T00:00:00Z",
+                "url": None,
+            },
+        ],
+    )
+    ranked = assess([issue], PROFILE)
+    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
+    analysis = RuleAnalyser().analyse(ranked[0], context, deep=False)
+    assert analysis.fix_state == "referenced"
+    assert analysis.fix_ref_states == {"github:pytorch/pytorch#9": "merged"}  # an issue that mentions it is no fix

@@ -8,7 +8,7 @@ def test_closing_keywords_in_all_their_forms() -> None:
         "Fixes #1\nfixes: #2\nCloses other/repo#3\nResolves https://github.com/pytorch/pytorch/issues/4\n"
         "Fixed #5, #6 and #7\nPull Request resolved: https://github.com/pytorch/pytorch/pull/8"
     )
-    assert closing_references(text, "pytorch/pytorch") == [
+    assert [(repo, number) for repo, number, _ in closing_references(text, "pytorch/pytorch")] == [
         ("pytorch/pytorch", 1),
         ("pytorch/pytorch", 2),
         ("other/repo", 3),
@@ -21,7 +21,8 @@ def test_closing_keywords_in_all_their_forms() -> None:
 
 def test_issue_urls_read_as_fixes_unless_the_line_says_otherwise() -> None:
     text = "https://github.com/pytorch/pytorch/issues/10\nRelated: https://github.com/pytorch/pytorch/issues/11"
-    assert issue_urls(text) == [("pytorch/pytorch", 10, True), ("pytorch/pytorch", 11, False)]
+    assert [found[:3] for found in issue_urls(text)] == [("pytorch/pytorch", 10, True), ("pytorch/pytorch", 11, False)]
+    assert issue_urls(text)[1][3] == "Related: https://github.com/pytorch/pytorch/issues/11"
 
 
 def test_fix_links_go_both_ways_with_their_evidence() -> None:
@@ -37,7 +38,10 @@ def test_fix_links_go_both_ways_with_their_evidence() -> None:
     result = run(bug, fix, by_url, names_a_pr)
     assert relations(result[bug.id], "fixed_by") == [fix.id, by_url.id]
     evidence = {r.target: r.evidence for r in result[bug.id].relations}
-    assert evidence == {fix.id: "closing keyword in PR body", by_url.id: "issue URL in PR body"}
+    assert evidence == {
+        fix.id: 'closing keyword in PR body: "Fixes #100"',
+        by_url.id: 'issue URL in PR body: "https://github.com/pytorch/pytorch/issues/100"',
+    }
     assert relations(result[names_a_pr.id], "fixes") == []
 
 
@@ -57,7 +61,7 @@ def test_landed_commits_link_to_their_pr_and_to_the_issue_they_fix() -> None:
     result = run(pr, bug, commit)
     assert relations(result[pr.id], "landed_by") == [commit.id]
     assert relations(result[bug.id], "fixed_by") == [commit.id]
-    assert result[bug.id].relations[0].evidence == "closing keyword in landed commit message"
+    assert result[bug.id].relations[0].evidence == 'closing keyword in landed commit message: "Fixes #199"'
 
 
 def test_forum_posts_link_to_the_github_items_they_discuss() -> None:

@@ -77,7 +77,7 @@ def test_the_document_holds_ranked_linked_classified_items(
     assert {
         "type": "fixed_by",
         "target": "github:pytorch/pytorch#180670",
-        "evidence": "closing keyword in PR body",
+        "evidence": 'closing keyword in PR body: "Fix #180642"',
     } in fixed["relations"]
     assert report["stats"]["high"] == report["counts"]["priority"]["high"] > 0
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.pipeline import Assessment
 
-FixState = Literal["none", "open", "landed", "merged", "reverted", "closed"]
+FixState = Literal["none", "open", "landed", "merged", "reverted", "closed", "referenced"]
 
 
 class Comparison(BaseModel):
@@ -56,6 +56,8 @@ class Analysis(BaseModel):
     workaround_code: str = ""
     fix_state: FixState = "none"
     fix_refs: list[str] = Field(default_factory=list)
+    # States of referenced PRs the window does not hold, as the timeline gave them.
+    fix_ref_states: dict[str, str] = Field(default_factory=dict)
     facts: Facts = Field(default_factory=Facts)
     analyser: str = "rules"
     action: str = ""  # set by a language model that suggested one (rules decide otherwise)

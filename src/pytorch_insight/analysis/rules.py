@@ -14,7 +14,7 @@ from pytorch_insight.analysis.model import (
     FileChange,
     FixState,
 )
-from pytorch_insight.model import Item
+from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import Body, parse_body, section, sentences
 
@@ -86,8 +86,20 @@ class RuleAnalyser:
         summary = summarise(body)
         state, refs = fix_state(assessment, context)
         analysis = Analysis(
-            summary=summary, fix_state=state, fix_refs=refs, facts=facts(item, body), analyser=self.name
+            summary=summary,
+            fix_state=state,
+            fix_refs=refs,
+            fix_ref_states=timeline_prs(item) if state == "referenced" else {},
+            facts=facts(item, body),
+            analyser=self.name,
         )
+        if not analysis.facts.files:  # an issue's story touches the files its fixes change
+            analysis.facts.files = [
+                FileChange.model_validate(change)
+                for ref in refs
+                if ref in context.by_id
+                for change in (context.by_id[ref].item.model_extra or {}).get("files", [])
+            ]
         if not deep:
             return analysis
         analysis.details = " ".join(first(mechanism_sentences(item, body), 2, exclude=summary))
@@ -223,7 +235,19 @@ def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixStat
         return ("reverted", refs) if reverted and len(reverted) == len(fixes) else ("landed", refs)
     if fixes:
         return ("open", refs) if any(fix.item.state == "open" for fix in fixes) else ("closed", refs)
+    if timeline_prs(item):
+        return "referenced", list(timeline_prs(item))
     return ("closed", []) if item.state == "closed" else ("none", [])
+
+
+def timeline_prs(item: Item) -> dict[str, str]:
+    """PR id -> state for the PRs that the issue's timeline shows referencing it (collected for
+    the likely focus issues; they may lie outside the window)."""
+    found = {}
+    for ref in (item.model_extra or {}).get("timeline_refs") or []:
+        if ref.get("event") == "cross-referenced" and ref.get("kind") == "pull_request" and ref.get("repo"):
+            found[github_item_id(ref["repo"], ref["number"])] = ref.get("state") or "open"
+    return found
 
 
 def _most_specific(versions: Iterable[str]) -> list[str]:

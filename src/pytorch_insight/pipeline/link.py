@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.text import shorten
 
 CLOSING = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b\s*:?\s*", re.I)
 # Weaker forms, read as a fix only in a change that presents itself as a fix: "(Issue #N)",
@@ -26,34 +27,44 @@ CHANGE_KINDS = ("pull_request", "commit")
 COMMUNITY_KINDS = ("forum", "blog", "event", "slack")
 RELATED_MAX_ITEMS = 3  # an identifier shared by more items than this is too common to mean anything
 RELATED_PER_ITEM = 5
+QUOTE_LIMIT = 160
 TRACKER_MIN = 3  # issues listed in a description that make it a tracking (umbrella) issue
 LIST_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]*)?(.*)$", re.M)
 
 
-def closing_references(text: str, repo: str | None, keywords: re.Pattern[str] = CLOSING) -> list[tuple[str, int]]:
-    """(repo, number) for every ``Fixes #N``, ``closes o/r#N``, ``resolves <issue URL>`` ..."""
-    found: list[tuple[str, int]] = []
+def closing_references(
+    text: str, repo: str | None, keywords: re.Pattern[str] = CLOSING
+) -> list[tuple[str, int, str]]:
+    """(repo, number, the words that say it) for every ``Fixes #N``, ``closes o/r#N``,
+    ``resolves <issue URL>`` ..."""
+    found: list[tuple[str, int, str]] = []
     for keyword in keywords.finditer(text):
         position = keyword.end()
         while (match := REFERENCE.match(text, position)) is not None:
             target_repo = match.group("repo") or match.group("urepo") or repo
             number = match.group("n1") or match.group("n2") or match.group("n3")
             if target_repo:
-                found.append((target_repo, int(number)))
+                found.append((target_repo, int(number), _quote(text[keyword.start() : match.end()])))
             gap = REFERENCE_GAP.match(text, match.end())
             position = gap.end() if gap else match.end()
     return found
 
 
-def issue_urls(text: str) -> list[tuple[str, int, bool]]:
-    """(repo, number, reads-like-a-fix) for every issue URL; "related: <url>" is not a fix."""
+def issue_urls(text: str) -> list[tuple[str, int, bool, str]]:
+    """(repo, number, reads-like-a-fix, its line) for every issue URL; "related: <url>" is not a fix."""
     found = []
     for match in GITHUB_URL.finditer(text):
         if match.group(2) != "issues":
             continue
         line_start = text.rfind("\n", 0, match.start()) + 1
-        found.append((match.group(1), int(match.group(3)), not NOT_A_FIX.search(text[line_start : match.start()])))
+        is_fix = not NOT_A_FIX.search(text[line_start : match.start()])
+        found.append((match.group(1), int(match.group(3)), is_fix, _quote(text[line_start : match.end()])))
     return found
+
+
+def _quote(text: str) -> str:
+    """The source's own words for a link, on one line and bounded, for the evidence."""
+    return shorten(" ".join(text.split()), QUOTE_LIMIT)
 
 
 def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
@@ -63,15 +74,16 @@ def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment
             continue
         body = item.body or ""
         origin = "landed commit message" if item.kind == "commit" else "PR body"
-        targets = [(ref, f"closing keyword in {origin}") for ref in closing_references(body, item.repo)]
+        targets = [((r, n), f'closing keyword in {origin}: "{q}"') for r, n, q in closing_references(body, item.repo)]
         if assessment.facts.is_fix:
+            seen = {target for target, _ in targets}
             text = f"{item.title or ''}\n{body}"
             targets += [
-                (ref, f"issue reference in a fix's {origin}")
-                for ref in closing_references(text, item.repo, FIX_MENTION)
-                if ref not in {target for target, _ in targets}
+                ((r, n), f'issue reference in a fix: "{q}"')
+                for r, n, q in closing_references(text, item.repo, FIX_MENTION)
+                if (r, n) not in seen
             ]
-        targets += [((repo, number), f"issue URL in {origin}") for repo, number, is_fix in issue_urls(body) if is_fix]
+        targets += [((r, n), f'issue URL in {origin}: "{q}"') for r, n, is_fix, q in issue_urls(body) if is_fix]
         for (repo, number), evidence in targets:
             target = github_item_id(repo, number)
             if target in by_id and by_id[target].item.kind in CHANGE_KINDS:
@@ -114,22 +126,23 @@ def link_trackers(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
         item = assessment.item
         if item.kind not in ("issue", "rfc") or not item.body or not item.repo:
             continue
-        listed = []
+        listed: dict[str, str] = {}  # target -> the list line naming it
         for line in LIST_LINE.findall(item.body):
             for match in REFERENCE.finditer(line):
                 repo = match.group("repo") or match.group("urepo") or item.repo
                 number = match.group("n1") or match.group("n2") or match.group("n3")
                 target = github_item_id(repo, int(number))
-                if target != item.id and target not in listed:
-                    listed.append(target)
+                if target != item.id:
+                    listed.setdefault(target, line)
         if len(listed) < TRACKER_MIN:
             continue
-        for target in listed:
+        for target, line in listed.items():
             if target in by_id and by_id[target].item.kind in CHANGE_KINDS:
                 continue
-            assessment.relate("tracks", target, "listed in its description")
+            evidence = f'listed in its description: "{_quote(line)}"'
+            assessment.relate("tracks", target, evidence)
             if target in by_id:
-                by_id[target].relate("tracked_by", assessment.id, "listed in its description")
+                by_id[target].relate("tracked_by", assessment.id, evidence)
 
 
 def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset[str]) -> None:

@@ -16,8 +16,10 @@ from pytorch_insight.analysis.code import downstream_uses
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
-from pytorch_insight.model import SourceStatus, short_ref
+from pytorch_insight.model import Relation, SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
+from pytorch_insight.pipeline.rank import INHERITED
+from pytorch_insight.pipeline.reasons import fact_reason
 from pytorch_insight.report.i18n import MESSAGES, Catalogue
 from pytorch_insight.report.model import (
     ActivityGroup,
@@ -25,6 +27,7 @@ from pytorch_insight.report.model import (
     AreaCoverage,
     Contributor,
     Coverage,
+    Evidence,
     FocusEntry,
     Footer,
     Overview,
@@ -44,6 +47,8 @@ THEMES = 3
 THEME_ITEMS = 3
 ONE_LINE = 140
 RELATIONS_SHOWN = 8
+# Links whose evidence quotes the text that makes them (the others are computed, e.g. a shared name).
+SHOWN_LINKS = ("fixes", "fixed_by", "tracks", "tracked_by")
 RELATION_ORDER = (
     "fixes",
     "fixed_by",
@@ -71,6 +76,11 @@ class ReportOptions:
     analyser: Analyser = field(default_factory=RuleAnalyser)
     downstream: Path | None = None
     generated_at: datetime | None = None
+
+
+def _quoting(assessment: Assessment, relation: Relation) -> str:
+    """The item whose text holds a link's words: a fix link is written in the fixing change."""
+    return relation.target if relation.type in ("fixed_by", "tracked_by") else assessment.id
 
 
 class _Builder:
@@ -159,9 +169,44 @@ class _Builder:
             urgency=suggestion.urgency,
             action_text=f"{t(f'action_{suggestion.action}')} · {t(f'urgency_{suggestion.urgency}')}",
             reason=reason,
+            evidence=self.evidence(assessment, analysis),
         )
 
+    def evidence(self, assessment: Assessment, analysis: Analysis) -> list[Evidence]:
+        """What each claim of the entry rests on: the facts behind its priority (its own and those
+        it takes from its story), the links it shows and the fix state."""
+        lang, found = self.t.lang, []
+        sources = [assessment] + [
+            self.by_id[r.target]
+            for r in assessment.relations
+            if r.type in INHERITED and r.target in self.by_id and self.by_id[r.target].facts.facts
+        ]
+        for source in sources:
+            for fact in source.facts.facts:
+                found.append(Evidence(claim=fact_reason(fact).text(lang), item=source.id, quote=fact.evidence))
+        for relation in assessment.relations:
+            if relation.type in SHOWN_LINKS:
+                claim = self.t(f"relation_{relation.type}", ref=self.ref(relation.target))
+                found.append(Evidence(claim=claim, item=_quoting(assessment, relation), quote=relation.evidence))
+        for ref, state in analysis.fix_ref_states.items():
+            quote = f"timeline: cross-referenced by {short_ref(ref)}, state: {state}"
+            found.append(Evidence(claim=self.fix_text(analysis), item=assessment.id, quote=quote))
+        for ref in analysis.fix_refs or [assessment.id]:
+            fix = self.by_id.get(ref)
+            if fix is not None:
+                state = f"state: {fix.item.state or 'unknown'}"
+                merged_by = (fix.item.model_extra or {}).get("merge_evidence")
+                quote = f"{state} ({merged_by})" if merged_by else state
+                found.append(Evidence(claim=self.fix_text(analysis), item=fix.id, quote=quote))
+        return found
+
     def fix_text(self, analysis: Analysis) -> str:
+        if analysis.fix_state == "referenced":
+            states = [
+                self.t("fix_ref_state", ref=self.ref(ref), state=self.t(f"pr_state_{state}"))
+                for ref, state in analysis.fix_ref_states.items()
+            ]
+            return self.t("fix_referenced", refs=self.join(states))
         refs = self.join([self.ref(ref) for ref in analysis.fix_refs])
         if analysis.fix_state == "closed":
             return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "")

@@ -39,6 +39,15 @@ class ReportItem(BaseModel):
     summary: str = ""
 
 
+class Evidence(BaseModel):
+    """One claim of a focus entry and the source words that support it: a fact with the sentence
+    it was read from, a link with the words that make it, a fix state with the state it rests on."""
+
+    claim: str
+    item: str  # the id of the item whose text holds the quote
+    quote: str
+
+
 class FocusEntry(BaseModel):
     id: str
     rank: int
@@ -59,6 +68,7 @@ class FocusEntry(BaseModel):
     action_text: str
     reason: str
     story: list[str] = Field(default_factory=list)  # the other items of its story (its fixes, resubmissions, stack)
+    evidence: list[Evidence] = Field(default_factory=list)
 
 
 class Theme(BaseModel):
