@@ -146,6 +146,12 @@ class Ranking(BaseModel):
     secondary_cap: float = 2.0
     # Slots of the focus list: at most this many stories led by one author.
     focus_per_author: int = 3
+    # High (red) needs more than a score: the story states a problem of a `red_alone` kind, or a
+    # `red_problems` kind together with one of the `red_context` facts (named hardware, scale, a
+    # release, a maintainer's confirmation ...). Without these lists the score alone decides.
+    red_alone: list[str] = Field(default_factory=list)
+    red_problems: list[str] = Field(default_factory=list)
+    red_context: list[str] = Field(default_factory=list)
     comment_weight: float = 0.6
     comment_cap: float = 2.0
     reaction_weight: float = 0.5

@@ -178,10 +178,21 @@ class Ranker:
             reasons.append(reason("watched-path", path=paths[0]))
         return total
 
-    def priority(self, score: float) -> str:
-        if score >= self.settings.high:
+    def priority(self, assessment: Assessment, story_kinds: set[str]) -> str:
+        if assessment.score >= self.settings.high and self.red_eligible(story_kinds):
             return "high"
-        return "medium" if score >= self.settings.medium else "low"
+        return "medium" if assessment.score >= self.settings.medium else "low"
+
+    def red_eligible(self, kinds: set[str]) -> bool:
+        settings = self.settings
+        if not (settings.red_alone or settings.red_problems):
+            return True
+        if kinds & set(settings.red_alone):
+            return True
+        problems = kinds & set(settings.red_problems)
+        context = kinds & set(settings.red_context)
+        # A problem does not confirm itself: "regression" is context only to another problem.
+        return bool(problems) and bool(context - problems or (len(problems) > 1 and context & problems))
 
 
 # Relations across which severity is shared: a fix is worth the problem it fixes (and an issue the
@@ -216,6 +227,15 @@ def inherit_severity(
     assessment.reasons.append(reason(INHERITED[kind], ref=short_ref(worst), what=joined(severity[worst].reasons[:3])))
 
 
+def story_kinds(assessment: Assessment, by_id: dict[str, Assessment]) -> set[str]:
+    """The fact kinds of the item and of the items it shares severity with."""
+    kinds = assessment.facts.kinds()
+    for relation in assessment.relations:
+        if relation.type in INHERITED and relation.target in by_id:
+            kinds |= by_id[relation.target].facts.kinds()
+    return kinds
+
+
 def rank(
     assessments: Sequence[Assessment], profile: Profile, reader: Reader, window: Window | None = None
 ) -> list[Assessment]:
@@ -228,7 +248,8 @@ def rank(
     for assessment in assessments:
         inherit_severity(assessment, by_id, severity, profile.ranking.fix_share)
         assessment.score = round(assessment.score, 3)
-        assessment.priority = ranker.priority(assessment.score)
+    for assessment in assessments:
+        assessment.priority = ranker.priority(assessment, story_kinds(assessment, by_id))
     ordered = sorted(assessments, key=lambda a: (-a.score, a.id))
     for position, assessment in enumerate(ordered, start=1):
         assessment.rank = position

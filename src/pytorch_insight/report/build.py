@@ -217,8 +217,10 @@ class _Builder:
             assessment.relations,
             key=lambda r: (RELATION_ORDER.index(r.type) if r.type in RELATION_ORDER else len(RELATION_ORDER), r.target),
         )
+        # The item that stands for a change submitted twice names the other copy as a copy.
+        copy = "relation_copy" if assessment.canonical is None else "relation_duplicate"
         return [
-            self.t(f"relation_{r.type}", ref=self.ref(r.target))
+            self.t(copy if r.type == "duplicate" else f"relation_{r.type}", ref=self.ref(r.target))
             for r in ordered[:RELATIONS_SHOWN]
             if f"relation_{r.type}" in MESSAGES
         ]

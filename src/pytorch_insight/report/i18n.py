@@ -167,6 +167,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "relation_relands": {"zh": "重新合入 {ref}", "en": "relands {ref}"},
     "relation_relanded_by": {"zh": "由 {ref} 重新合入", "en": "relanded by {ref}"},
     "relation_duplicate": {"zh": "与 {ref} 重复", "en": "duplicate of {ref}"},
+    "relation_copy": {"zh": "同一改动另提交为 {ref}", "en": "also submitted as {ref}"},
     "relation_stack": {"zh": "同一 ghstack：{ref}", "en": "stacked with {ref}"},
     "relation_related": {"zh": "相关：{ref}", "en": "related to {ref}"},
     "relation_tracks": {"zh": "跟踪 {ref}", "en": "tracks {ref}"},
