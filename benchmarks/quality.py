@@ -11,7 +11,10 @@
 (d) the top 20 for the reader, with reasons, for a human read;
 (e) agreement with the release team's categories (../shared/data/release-notes/): for the PRs of
     the shared weeks that the release team categorised, whether our areas include theirs; and,
-    at a larger scale, the same from the release team's (rephrased) titles alone.
+    at a larger scale, the same from the release team's (rephrased) titles alone;
+(f) the reports of each week (the fortnight's two weeks and the March week): how many deep items
+    carry three or more of summary / root cause / impact / workaround / fix state, and the share
+    of the Chinese report's own text that is Chinese (report/language.py).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import json
 import re
 import sys
 from collections import Counter, defaultdict
+from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +34,11 @@ from pytorch_insight.config import Profile, load_profile  # noqa: E402
 from pytorch_insight.jsonl import item_from_line  # noqa: E402
 from pytorch_insight.model import Item  # noqa: E402
 from pytorch_insight.pipeline import Assessment, assess  # noqa: E402
+from pytorch_insight.report.build import ReportOptions, build_report  # noqa: E402
+from pytorch_insight.report.language import chinese_share  # noqa: E402
+from pytorch_insight.report.model import FocusEntry  # noqa: E402
+from pytorch_insight.report.render import render_markdown  # noqa: E402
+from pytorch_insight.window import make_window  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 DEFAULT_DATA = SHARED / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"
@@ -167,6 +176,56 @@ def release_agreement(profile: Profile) -> tuple[int, int, int, int]:
     return agree, total, by_title, len(predicted)
 
 
+WEEK_WINDOWS = (
+    ("pytorch-2026-04-07_2026-04-20.jsonl", "2026-04-07", "2026-04-13"),
+    ("pytorch-2026-04-07_2026-04-20.jsonl", "2026-04-14", "2026-04-20"),
+    ("pytorch-2026-03-16_2026-03-22.jsonl", "2026-03-16", "2026-03-22"),
+)
+
+
+def filled_fields(entry: FocusEntry) -> int:
+    analysis = entry.analysis
+    return sum(
+        bool(field)
+        for field in (
+            analysis.summary,
+            analysis.root_cause,
+            analysis.impact or analysis.impact_in_summary or analysis.facts.comparisons,
+            analysis.workaround,
+            analysis.fix_state != "none",
+        )
+    )
+
+
+def report_quality(profile: Profile) -> bool:
+    ok = True
+    for name, since, until in WEEK_WINDOWS:
+        window = make_window(since, until)
+        with (SHARED / "raw" / name).open(encoding="utf-8") as handle:
+            items = [item_from_line(json.loads(line)) for line in handle if line.strip()]
+        items = [item for item in items if item.active_in(window)]
+        ranked = assess(items, profile, window=window)
+        options = ReportOptions(lang="zh", generated_at=datetime(2026, 5, 1, tzinfo=timezone.utc))
+        report = build_report(
+            ranked,
+            window=window,
+            profile=profile,
+            reader=profile.reader(None),
+            statuses=[],
+            collected=len(items),
+            options=options,
+        )
+        deep = [entry for entry in report.focus if entry.deep]
+        full = sum(filled_fields(entry) >= 3 for entry in deep)
+        share = chinese_share(render_markdown(report))
+        print(
+            f"  {since}..{until}: deep items with >= 3 fields {full}/{len(deep)}; "
+            f"Chinese share of the report's own text {share.share:.1%} ({share.native} CJK, {share.foreign} Latin)"
+        )
+        ok = ok and full >= 0.8 * len(deep) and share.share >= 0.8
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -216,7 +275,9 @@ def main() -> int:
     agree, total, by_title, titles = release_agreement(profile)
     print(f"  PRs of the shared weeks: {agree}/{total} ({agree / max(1, total):.1%})")
     print(f"  release-notes titles alone: {by_title}/{titles} ({by_title / max(1, titles):.1%})")
-    ok = micro >= 0.85 and found == expected and not unlinked and agree >= 0.95 * total
+    print("\n(f) the weekly reports")
+    written = report_quality(profile)
+    ok = micro >= 0.85 and found == expected and not unlinked and agree >= 0.95 * total and written
     return 0 if ok else 1
 
 

@@ -12,13 +12,30 @@ HTML_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 LINK = re.compile(r"\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)")
 BOILERPLATE = re.compile(
     r"^\s*(?:cc:?\s+@.*|Stack from \[ghstack\].*|\*\s+(?:__->__\s+)?#\d+\s*|Differential Revision:.*|"
-    r"Pull Request resolved:.*|Approved by:.*|Fixes:?\s+#\d+\.?\s*|Authored with .*|Test Plan:?\s*)$",
+    r"Pull Request resolved:.*|Approved by:.*|Reviewed By:.*|(?:Fixes|Closes|Resolves):?\s+(?:#\d+|https?://\S+)\.?\s*|Authored with .*|Test Plan:?\s*)$",
     re.I | re.M,
+)
+# fbcode exports: "Summary:" opens the description, "Test Plan:" a block of commands and links that
+# runs up to the reviewers, the revision or the end.
+SUMMARY_PREFIX = re.compile(r"^\s*Summary:\s*", re.M)
+TEST_PLAN = re.compile(
+    r"^\s*Test Plan:.*?(?=^\s*(?:Reviewed By|Differential Revision|Rollback Plan|cc )|\Z)", re.M | re.S
+)
+# Issue-template prompts kept as plain lines: "1) What is the root cause problem".
+TEMPLATE_PROMPT = re.compile(
+    r"^[ \t]*\d+[.)][ \t]*(?:what|why|how|who|when|where|is|are|does|do|did)\b[^.!?\n]*$", re.I | re.M
+)
+# Sentences that are no statement about the item: questions (template prompts among them), requests
+# to review bots, checklist items, stack-trace lines.
+NOT_A_STATEMENT = re.compile(
+    r"\?\W*$|@\w*(?:claude|copilot|codex|gemini|bot)\b|^\[[ xX]\]|^File \"|^Traceback\b|, line \d+, in \w|"
+    r"^\s*at [\w.$]+\(",
+    re.I,
 )
 # A full stop ends a sentence unless it closes a common abbreviation ("e.g.", "i.e.", "vs.").
 SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bapprox\.)(?<!\bNo\.)"
-    r"\s+(?=[A-Z`\"'(\[])|\n\s*\n|\n(?=\s*[-*]\s)"
+    r"\s+(?=[A-Z`\"'(\[])|\n\s*\n|\n(?=\s*(?:[-*]|\d+[.)])\s)"
 )
 # Markdown bold markers; `__` is left alone, since it belongs to names such as __torch_dispatch__.
 EMPHASIS = re.compile(r"\*\*")
@@ -47,6 +64,9 @@ def parse_body(text: str | None) -> Body:
 def prose(text: str) -> str:
     """Text a person wrote, without code blocks, images, HTML tags, ghstack and cc boilerplate."""
     text = FENCE.sub("\n\n", text)
+    text = TEST_PLAN.sub("\n\n", text)
+    text = SUMMARY_PREFIX.sub("", text)
+    text = TEMPLATE_PROMPT.sub("\n", text)
     text = BOILERPLATE.sub("", text)
     text = IMAGE.sub(" ", text)
     text = HTML_TAG.sub(" ", text)
@@ -66,7 +86,7 @@ def sentences(text: str) -> list[str]:
     found = []
     for part in SENTENCE_END.split(prose(text)):
         sentence = " ".join(part.split()).lstrip("-* ").strip()
-        if len(sentence) >= 12 and any(ch.isalpha() for ch in sentence):
+        if len(sentence) >= 12 and any(ch.isalpha() for ch in sentence) and not NOT_A_STATEMENT.search(sentence):
             found.append(shorten(sentence, MAX_SENTENCE))
     return found
 

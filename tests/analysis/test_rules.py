@@ -45,8 +45,9 @@ def test_a_workaround_offered_in_the_thread(analysed: dict[int, Any]) -> None:
     assert "`filter_aliased_intermediates=True` mutes this issue" in analysed[180642].workaround
 
 
-def test_a_pr_describing_its_own_fix_has_no_workaround(analysed: dict[int, Any]) -> None:
-    assert analysed[180921].workaround == ""
+def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description(analysed: dict[int, Any]) -> None:
+    assert analysed[180921].workaround == analysed[180642].workaround  # from the issue's thread
+    assert "Filter aliased" not in analysed[180921].workaround
 
 
 def test_fix_state_follows_the_linked_pr(analysed: dict[int, Any]) -> None:
@@ -69,8 +70,10 @@ def test_every_extracted_sentence_occurs_in_the_sources(
         return " ".join(" ".join(prose(part).split()) for part in parts if part)
 
     text_of = {row["number"]: words(row) for row in shared_rows if row["number"] is not None}
+    ranked = {a.item.number: a for a in assess([item_from_line(row) for row in shared_rows], PROFILE)}
     for number, analysis in analysed.items():
-        source = text_of[number]
+        story = [r.target.rsplit("#", 1)[1] for r in ranked[number].relations if r.type in ("fixes", "fixed_by")]
+        source = " ".join([text_of[number], *(text_of.get(int(n), "") for n in story if n.isdigit())])
         for field in ("root_cause", "workaround"):
             value = getattr(analysis, field)
             if value:

@@ -14,11 +14,11 @@ def test_severity_signals_raise_the_score_and_are_explained() -> None:
     assert result[severe.id].score > result[plain.id].score
     reasons = set(texts(result[severe.id].reasons))
     assert {
-        "confirmed by triage: high priority",
-        "silent wrong results: wrong results",
-        "hard crash: segfault",
+        "confirmed by triage (“high priority”)",
+        "silent wrong results (“wrong results”)",
+        "hard crash (“segfault”)",
     } <= reasons
-    assert "hardware: H100" in reasons
+    assert "hardware (“H100”)" in reasons
     assert result[severe.id].priority == "high"
 
 

@@ -247,7 +247,10 @@ class LLMAnalyser:
             extra = {"response_format": response_format} if response_format else {}
             try:
                 return self.client.chat.completions.create(
-                    model=self.name, messages=messages, temperature=0, max_tokens=self.settings.max_output_tokens,
+                    model=self.name,
+                    messages=messages,
+                    temperature=0,
+                    max_tokens=self.settings.max_output_tokens,
                     **extra,
                 )
             except openai.APIStatusError as error:

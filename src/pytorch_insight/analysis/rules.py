@@ -33,11 +33,6 @@ ROOT_CAUSE = re.compile(
     r"this happens (?:when|because)|the reason (?:is|was))\b",
     re.I,
 )
-IMPACT = re.compile(
-    r"\b(?:regress\w*|slower|faster|speed-?up|throughput|latency|affects?|all users|every|breaks?|"
-    r"broken|fails?|failing|wrong|incorrect|oom|out of memory|crash\w*|hangs?|deadlock\w*|tok/s|%)",
-    re.I,
-)
 WORKAROUND = re.compile(
     r"\b(?:work-?around|work around|as a temporary (?:fix|solution)|in the meantime|"
     r"you can (?:set|disable|use|pass)|mutes? (?:this|the) (?:issue|problem)|avoids? (?:this|the) "
@@ -71,6 +66,25 @@ API = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 CODE_SPAN = re.compile(r"`([^`\n]{2,60})`")
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 LANDED = ("merged", "landed")
+CHANGES = ("pull_request", "commit")
+STORY_READ = ("fixes", "fixed_by", "relands", "duplicate")  # linked items whose text tells the same story
+STORY_ITEMS = 3
+# Facts whose sentences state the impact: the problem, its measurement, a measured gain.
+IMPACT_FACTS = (
+    "wrong_result",
+    "security",
+    "hard_crash",
+    "crash",
+    "hang",
+    "memory",
+    "perf_regression",
+    "overhead",
+    "compile_time",
+    "blocker",
+    "measured",
+    "gain",
+    "scale",
+)
 
 
 class RuleAnalyser:
@@ -102,11 +116,39 @@ class RuleAnalyser:
             ]
         if not deep:
             return analysis
+        # The story is read as one: a fix PR's description often explains its issue's root cause,
+        # and an issue's report states the problem its fix removes.
+        story = [
+            context.by_id[r.target]
+            for r in assessment.relations
+            if r.type in STORY_READ and r.target in context.by_id and not context.by_id[r.target].noise
+        ][:STORY_ITEMS]
+        bodies = [body, *(parse_body(other.item.body) for other in story)]
+        threads = thread + [
+            c.body or "" for other in story for c in other.item.comments if not context.profile.is_bot(c.author)
+        ]
+        if not analysis.summary and story:  # an issue that is all code: its fix tells what happened
+            analysis.summary = summarise(bodies[1])
+            analysis.quoted_from["summary"] = story[0].id
+        summary = analysis.summary
         analysis.details = " ".join(first(mechanism_sentences(item, body), 2, exclude=summary))
-        analysis.root_cause = " ".join(first(root_cause_sentences(body, thread), 2))
-        analysis.impact = " ".join(first(impact_sentences(body), 2, exclude=summary + analysis.root_cause))
-        # A PR's body describes its fix; only an explicit section there, or the thread, offers a workaround.
-        workaround, code = find_workaround(body, thread, search_body=item.kind not in ("pull_request", "commit"))
+        analysis.root_cause = " ".join(first(root_cause_sentences(bodies, threads), 2))
+        fixes = [other for other in story if other.item.kind in CHANGES]
+        if not analysis.root_cause and item.kind not in CHANGES and fixes:
+            # The fix's own account of what was wrong is the best statement of the cause there is.
+            analysis.root_cause = summarise(parse_body(fixes[0].item.body))
+            analysis.quoted_from["root_cause"] = fixes[0].id
+        used = summary + analysis.root_cause + analysis.details
+        tracked = [
+            context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id
+        ][:STORY_ITEMS]
+        stated = impact_sentences([assessment, *story, *tracked])
+        analysis.impact = " ".join(first(stated, 2, exclude=used))
+        analysis.impact_in_summary = not analysis.impact and any(sentence in summary for sentence in stated)
+        # A PR's body describes its fix; only an explicit section there, an issue's report or a thread
+        # offers a workaround.
+        reports = [b for b, a in zip(bodies, [assessment, *story], strict=True) if a.item.kind not in CHANGES]
+        workaround, code = find_workaround(bodies, reports, threads)
         analysis.workaround, analysis.workaround_code = workaround, code
         return analysis
 
@@ -134,29 +176,42 @@ def mechanism_sentences(item: Item, body: Body) -> list[str]:
     return [s for s in sentences(text) if MECHANISM.search(s)]
 
 
-def root_cause_sentences(body: Body, thread: list[str]) -> list[str]:
-    explicit = section(body, "root cause", "cause")
-    if explicit and sentences(explicit):
-        return sentences(explicit)
-    texts = ["\n\n".join(body.sections.values()), *thread]
+def root_cause_sentences(bodies: list[Body], thread: list[str]) -> list[str]:
+    for body in bodies:
+        explicit = section(body, "root cause", "cause", "why")
+        if explicit and sentences(explicit):
+            return sentences(explicit)
+    texts = ["\n\n".join(body.sections.values()) for body in bodies] + thread
     return [s for text in texts for s in sentences(text) if ROOT_CAUSE.search(s)]
 
 
-def impact_sentences(body: Body) -> list[str]:
-    explicit = section(body, "impact")
-    if explicit and sentences(explicit):
-        return sentences(explicit)
-    text = section(body, *SUMMARY_SECTIONS) or "\n\n".join(body.sections.values())
-    return [s for s in sentences(text) if IMPACT.search(s) and (NUMBER.search(s) or IMPACT.search(s))]
+def impact_sentences(story: list[Assessment]) -> list[str]:
+    """The sentences that state the problem and its measurements (the facts' evidence), the worst
+    first; an explicit "Impact" section wins."""
+    for assessment in story:
+        explicit = section(parse_body(assessment.item.body), "impact")
+        if explicit and sentences(explicit):
+            return sentences(explicit)
+    found = []
+    for assessment in story:
+        for fact in assessment.facts.facts:
+            if (
+                fact.kind in IMPACT_FACTS
+                and fact.evidence != (assessment.item.title or "")
+                and ":" not in fact.evidence[:12]
+            ):
+                found.append(fact.evidence)
+    return found
 
 
-def find_workaround(body: Body, thread: list[str], search_body: bool = True) -> tuple[str, str]:
+def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) -> tuple[str, str]:
     """A workaround sentence and, when the same text offers one, the code block that goes with it."""
-    explicit = section(body, "workaround", "work around", "mitigation")
-    if explicit and sentences(explicit):
-        blocks = parse_body(explicit).code_blocks
-        return " ".join(sentences(explicit)[:2]), blocks[0] if blocks else ""
-    texts = (["\n\n".join(body.sections.values())] if search_body else []) + thread
+    for body in bodies:
+        explicit = section(body, "workaround", "work around", "mitigation")
+        if explicit and sentences(explicit):
+            blocks = parse_body(explicit).code_blocks
+            return " ".join(sentences(explicit)[:2]), blocks[0] if blocks else ""
+    texts = ["\n\n".join(body.sections.values()) for body in reports] + thread
     for text in texts:
         for sentence in sentences(text):
             if WORKAROUND.search(sentence):

@@ -32,9 +32,7 @@ TRACKER_MIN = 3  # issues listed in a description that make it a tracking (umbre
 LIST_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]*)?(.*)$", re.M)
 
 
-def closing_references(
-    text: str, repo: str | None, keywords: re.Pattern[str] = CLOSING
-) -> list[tuple[str, int, str]]:
+def closing_references(text: str, repo: str | None, keywords: re.Pattern[str] = CLOSING) -> list[tuple[str, int, str]]:
     """(repo, number, the words that say it) for every ``Fixes #N``, ``closes o/r#N``,
     ``resolves <issue URL>`` ..."""
     found: list[tuple[str, int, str]] = []

@@ -18,7 +18,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "fixed-by-severe": {"en": "its fix {ref} states: {what}", "zh": "其修复 {ref} 指出：{what}"},
     "same-change-severe": {"en": "the same change as {ref} ({what})", "zh": "与 {ref} 为同一改动（{what}）"},
     "tracks-severe": {"en": "tracks {ref} ({what})", "zh": "跟踪 {ref}（{what}）"},
-    "fact": {"en": "{what}: {detail}", "zh": "{what}：{detail}"},
+    "fact": {"en": "{what} (“{detail}”)", "zh": "{what}（“{detail}”）"},
     "key-contributor": {"en": "by key contributor {name} ({team})", "zh": "关键贡献者 {name}（{team}）"},
     "watched-person": {"en": "{reader} reader watches {login}", "zh": "{reader}读者关注 {login}"},
     "watched-keyword": {"en": "{reader} reader watches {keywords}", "zh": "{reader}读者关注 {keywords}"},

@@ -37,16 +37,31 @@ from pytorch_insight.report.model import (
     Theme,
     WindowModel,
 )
+from pytorch_insight.report.narrative import Narrator
 from pytorch_insight.text import parse_body, shorten
 from pytorch_insight.window import Window
 
 KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
 FROM_GITHUB = ("issue", "pull_request", "rfc", "commit")
 TOP_AUTHORS = 10
-THEMES = 3
-THEME_ITEMS = 3
+THEMES = 4
+THEME_ITEMS = 4
+WATCH_TITLE = 100
+PERSON_ITEMS = 3
+PERSON_TITLE = 70
 ONE_LINE = 140
 RELATIONS_SHOWN = 8
+# Reasons that state why an item matters (facts, what it fixes or tracks, a triage label), as
+# opposed to how much it was discussed or how the reader weighs its area.
+SUBSTANTIVE = (
+    "fact:",
+    "signal:",
+    "fixes-severe",
+    "fixed-by-severe",
+    "same-change-severe",
+    "tracks-severe",
+    "fix-exists",
+)
 # Links whose evidence quotes the text that makes them (the others are computed, e.g. a shared name).
 SHOWN_LINKS = ("fixes", "fixed_by", "tracks", "tracked_by")
 RELATION_ORDER = (
@@ -92,6 +107,8 @@ class _Builder:
         self.main_repo = profile.github.repositories[0] if profile.github.repositories else None
         self.focus_ids: set[str] = set()
         self.one_lines = {a.id: one_line(a) for a in ranked}
+        self.narrator = Narrator(self.t, self.ref, self.by_id, profile.ranking.facts)
+        self.entries: list[FocusEntry] = []
 
     # -- references ---------------------------------------------------------------------------------
 
@@ -132,6 +149,7 @@ class _Builder:
             entry = self.focus_entry(assessment, analysis, deep)
             entry.story = [self.ref(member) for member in story.members[1:]]
             entries.append(entry)
+            self.entries.append(entry)
             self.focus_ids.update(story.members)
         return entries
 
@@ -140,7 +158,10 @@ class _Builder:
         suggestion = suggest(assessment, analysis, self.reader)
         if analysis.action and analysis.urgency:  # a model's suggestion, when it gave a complete one
             suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why)
-        why = t.clause_separator.join(r.text(t.lang) for r in assessment.reasons[:4]) or "—"
+        substantive = [r for r in assessment.reasons if r.code.startswith(SUBSTANTIVE)]
+        why = t.clause_separator.join(r.text(t.lang) for r in (substantive or assessment.reasons)[:4]) or "—"
+        fix_text = self.fix_text(analysis)
+        refs = analysis.fix_refs or [r.target for r in assessment.relations if r.type == "fixes"]
         reason = analysis.reason or t(
             "selection",
             priority=t(f"priority_{assessment.priority}"),
@@ -148,7 +169,7 @@ class _Builder:
             why=why,
             action=t(f"action_{suggestion.action}"),
             urgency=t(f"urgency_{suggestion.urgency}"),
-            action_why=t(suggestion.why),
+            action_why=t(suggestion.why, refs=self.join([self.ref(ref) for ref in refs[:3]]) or self.ref(item.id)),
         )
         return FocusEntry(
             id=item.id,
@@ -163,7 +184,8 @@ class _Builder:
             created=(item.created or "")[:10] or None,
             areas=self.areas(assessment),
             analysis=analysis,
-            fix_text=self.fix_text(analysis),
+            fix_text=fix_text,
+            conclusion=self.narrator.conclusion(assessment, fix_text),
             relations=self.relations(assessment),
             action=suggestion.action,
             urgency=suggestion.urgency,
@@ -235,36 +257,47 @@ class _Builder:
             high=stats["high"],
             medium=stats["medium"],
         )
-        high = [a for a in self.ranked if a.priority == "high" and not a.noise and not a.canonical]
-        counts = Counter(area for a in high for area in a.areas)
+        # One paragraph per area that holds focus stories, each story told once, in its first area.
         order = {area.id: index for index, area in enumerate(self.profile.areas)}
+        groups: dict[str, list[FocusEntry]] = defaultdict(list)
+        for entry in self.entries:
+            areas = self.by_id[entry.id].areas
+            groups[min(areas, key=lambda area: order.get(area, 99)) if areas else "core"].append(entry)
         themes = []
-        for area, count in sorted(counts.items(), key=lambda kv: (-kv[1], order.get(kv[0], 99)))[:THEMES]:
-            members = [a for a in high if area in a.areas][:THEME_ITEMS]
-            named = self.join([f"{self.ref(a.id)} {_short(a.item.title)}" for a in members])
+        ranked_areas = sorted(
+            groups.items(),
+            key=lambda kv: (-sum(e.priority == "high" for e in kv[1]), -len(kv[1]), order.get(kv[0], 99)),
+        )
+        for area, members in ranked_areas[:THEMES]:
+            named = t.clause_separator.join(
+                t(
+                    "area_item",
+                    ref=self.ref(e.id),
+                    problem=self.narrator.head(self.by_id[e.id]),
+                    state=self.narrator.short_state(e.analysis),
+                )
+                for e in members[:THEME_ITEMS]
+            )
+            name = self.area_names.get(area, area)
             themes.append(
                 Theme(
                     area=area,
-                    name=self.area_names.get(area, area),
-                    high=count,
-                    items=[a.id for a in members],
-                    text=t("theme", area=self.area_names.get(area, area), count=count, items=named),
+                    name=name,
+                    high=sum(e.priority == "high" for e in members),
+                    items=[e.id for e in members],
+                    text=t("area_paragraph", area=name, items=named),
                 )
             )
-        watch = next(
-            (
-                a
-                for a in self.ranked
-                if not a.noise
-                and not a.canonical
-                and (a.item.kind == "rfc" or {r.code for r in a.reasons} & {"signal:design", "signal:api-change"})
-            ),
-            None,
-        )
+        # The week's design item: an RFC first, else a design-level change the focus list does not already show.
+        designs = [a for a in self.ranked if not a.noise and not a.canonical and a.facts.first("design") is not None]
+        watch = next((a for a in designs if a.item.kind == "rfc" or a.facts.first("design").detail == "RFC"), None)
+        watch = watch or next((a for a in designs if a.id not in self.focus_ids), None)
         return Overview(
             totals=totals,
             themes=themes,
-            watch=t("watch", item=f"{self.ref(watch.id)} {_short(watch.item.title)}") if watch else None,
+            watch=t("watch", item=f"{self.ref(watch.id)} {t('quoted', text=shorten(watch.item.title or '', WATCH_TITLE))}")
+            if watch
+            else None,
             watch_id=watch.id if watch else None,
         )
 
@@ -300,6 +333,8 @@ class _Builder:
             author = assessment.item.author
             if author and not self.profile.is_bot(author):
                 by_author[author].append(assessment)
+        # An account whose every item is noise (automation filing DISABLED tests) is nobody's key person.
+        by_author = {login: mine for login, mine in by_author.items() if any(not a.noise for a in mine)}
         known = {person.login.lower(): person for person in self.profile.contributors}
         key = sorted((login for login in by_author if login.lower() in known), key=str.lower)
         others = sorted(
@@ -322,9 +357,17 @@ class _Builder:
                     key=bool(person),
                     items=[a.id for a in mine],
                     areas=sorted({self.area_names.get(area, area) for a in mine for area in a.areas}),
+                    line=self.person_line(mine),
                 )
             )
         return result
+
+    def person_line(self, mine: list[Assessment]) -> str:
+        """Their most important items of the week (ranked order, noise and copies left out)."""
+        best = [a for a in mine if not a.noise and not a.canonical][:PERSON_ITEMS]
+        return self.t.list_separator.join(
+            f"{self.ref(a.id)} {self.t('quoted', text=shorten(a.item.title or '', PERSON_TITLE))}" for a in best
+        )
 
     def teams(self, contributors: list[Contributor]) -> list[Team]:
         result = []
@@ -399,11 +442,6 @@ def one_line(assessment: Assessment) -> str:
         return ""
     sentence = summarise(parse_body(assessment.item.body)).split(". ")[0]
     return shorten(sentence, ONE_LINE)
-
-
-def _short(title: str | None, limit: int = 60) -> str:
-    title = title or ""
-    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
 
 
 def stats(ranked: Sequence[Assessment], collected: int, deep: int) -> dict[str, int]:

@@ -28,10 +28,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "本期共收集 {total} 条动态，其中 GitHub {github} 条、社区渠道 {community} 条；高优先级 {high} 条，中优先级 {medium} 条。",
         "en": "{total} items were collected this period, {github} from GitHub and {community} from community channels; {high} are high priority and {medium} medium.",
     },
-    "theme": {
-        "zh": "**{area}**：{count} 条高优先级动态，重点是 {items}。",
-        "en": "**{area}** ({count} high priority): {items}.",
-    },
     "theme_none": {"zh": "本期没有高优先级动态。", "en": "No item reached high priority this period."},
     "watch": {"zh": "值得关注：{item}", "en": "Worth watching: {item}"},
     "summary": {"zh": "概要", "en": "Summary"},
@@ -130,29 +126,37 @@ MESSAGES: dict[str, dict[str, str]] = {
     "urgency_P1": {"zh": "P1 本周内", "en": "P1 this week"},
     "urgency_P2": {"zh": "P2 观察", "en": "P2 watch"},
     "why_open_bug": {
-        "zh": "高优先级问题，收集到的数据中未确认有已合入的修复",
-        "en": "a high-priority problem; no landed fix is confirmed in the collected data",
+        "zh": "高优先级问题，收集到的数据中未确认有已合入的修复：跟进 {refs}，确认你的场景是否受影响",
+        "en": "a high-priority problem with no landed fix confirmed in the collected data: follow {refs} and check "
+        "whether your setup is affected",
     },
     "why_severe_bug": {
-        "zh": "你关注领域中的静默错误结果、进程级崩溃或安全问题，收集到的数据中未确认有已合入的修复",
-        "en": "silent wrong results, a hard crash or a security problem in your areas, with no landed fix confirmed",
+        "zh": "你关注领域中的静默错误结果、进程级崩溃或安全问题，且未确认有已合入的修复：立即核对是否受影响并跟进 {refs}",
+        "en": "silent wrong results, a hard crash or a security problem in your areas with no landed fix confirmed: "
+        "check now whether you are affected and follow {refs}",
     },
     "why_fixed_bug": {
-        "zh": "问题已有修复，确认你的场景已被覆盖",
-        "en": "the fix has landed; check that it covers your case",
+        "zh": "修复 {refs} 已合入：确认你使用的构建包含它并覆盖你的场景",
+        "en": "the fix {refs} has landed: check that your build contains it and that it covers your case",
     },
-    "why_reverted": {"zh": "改动被回退，关注重新合入", "en": "the change was backed out; watch for the reland"},
+    "why_reverted": {
+        "zh": "改动被回退：在重新合入前不要依赖它，关注 {refs} 的重新合入",
+        "en": "the change was backed out: do not rely on it until it relands; watch {refs}",
+    },
     "why_api": {
-        "zh": "公共 API 变更或弃用，需要调整代码",
-        "en": "a public API change or deprecation your code may need to follow",
+        "zh": "公共 API 变更或弃用：检查你的代码是否需要随 {refs} 调整",
+        "en": "a public API change or deprecation: check whether your code must follow {refs}",
     },
-    "why_landed_change": {"zh": "已合入的改动影响你关注的领域", "en": "a landed change in an area you watch"},
+    "why_landed_change": {
+        "zh": "已合入的改动影响你关注的领域：用包含 {refs} 的构建测试你的工作负载",
+        "en": "a landed change in an area you watch: test your workload on a build that contains {refs}",
+    },
     "why_change": {
-        "zh": "你关注领域中的高优先级改动，跟踪其合入",
-        "en": "a high-priority change in your areas; watch it land",
+        "zh": "你关注领域中的高优先级改动：审阅 {refs} 并跟踪其合入",
+        "en": "a high-priority change in your areas: review {refs} and watch it land",
     },
-    "why_rfc": {"zh": "设计提案，可参与讨论", "en": "a design proposal open for comments"},
-    "why_medium": {"zh": "中等优先级，持续关注进展", "en": "medium priority; follow its progress"},
+    "why_rfc": {"zh": "设计提案：阅读 {refs} 并参与讨论", "en": "a design proposal: read {refs} and comment"},
+    "why_medium": {"zh": "中等优先级：关注 {refs} 的进展", "en": "medium priority: follow the progress of {refs}"},
     "why_low": {"zh": "优先级低", "en": "low priority"},
     "selection": {
         "zh": "{priority}优先级，属于{areas}：{why}。建议{action}（{urgency}）：{action_why}。",
@@ -190,6 +194,41 @@ MESSAGES: dict[str, dict[str, str]] = {
     "group_blog": {"zh": "博客 / 公告", "en": "Blog / announcements"},
     "group_event": {"zh": "活动", "en": "Events"},
     "group_slack": {"zh": "Slack", "en": "Slack"},
+    # The report's own sentences (report/narrative.py); quotes keep the source's words.
+    "quoted": {"zh": "“{text}”", "en": "“{text}”"},
+    "named_fact": {"zh": "{name}（{detail}）", "en": "{name} ({detail})"},
+    "c_problem": {"zh": "报告的问题：{problem}", "en": "Reported problem: {problem}"},
+    "c_fix": {"zh": "修复{target}：{problem}", "en": "A fix{target} for {problem}"},
+    "c_fix_target": {"zh": " {refs}", "en": " of {refs}"},
+    "c_tracker": {
+        "zh": "跟踪 {n} 个问题，其中最严重的是{problem}",
+        "en": "Tracks {n} issues, the worst of them {problem}",
+    },
+    "c_rfc": {"zh": "设计提案，征求意见", "en": "A design proposal open for comments"},
+    "c_design": {"zh": "设计层面的改动：{detail}", "en": "A design-level change: {detail}"},
+    "c_gain": {"zh": "实测性能收益 {detail}", "en": "A measured gain of {detail}"},
+    "c_other": {"zh": "{kind}，来源中未说明具体问题或数据", "en": "A {kind} whose sources state no problem or figure"},
+    "c_fix_state": {"zh": "修复状态：{fix}", "en": "Fix state: {fix}"},
+    "ctx_confirmed": {"zh": "，已被分诊标为高优先级", "en": ", triaged high priority"},
+    "ctx_hardware": {"zh": "，涉及硬件 {detail}", "en": ", on {detail}"},
+    "ctx_scale": {"zh": "，规模 {detail}", "en": ", at scale ({detail})"},
+    "ctx_downstream": {"zh": "，影响下游 {detail}", "en": ", affecting {detail}"},
+    "ctx_release": {"zh": "，与版本发布相关（原文：“{detail}”）", "en": ", release-related (“{detail}”)"},
+    "ctx_default": {"zh": "，发生在默认路径上", "en": ", on the default path"},
+    "ctx_measured": {"zh": "，实测 {detail}", "en": ", measured {detail}"},
+    "state_none": {"zh": "未见修复 PR", "en": "no fix PR seen"},
+    "state_open": {"zh": "修复进行中", "en": "fix open"},
+    "state_landed": {"zh": "修复已合入", "en": "fix landed"},
+    "state_merged": {"zh": "已合入", "en": "merged"},
+    "state_reverted": {"zh": "已回退", "en": "reverted"},
+    "state_closed": {"zh": "已关闭，合入未确认", "en": "closed, landing unconfirmed"},
+    "state_referenced": {"zh": "有引用它的 PR", "en": "PRs reference it"},
+    "not_stated": {"zh": "来源未说明", "en": "not stated in the sources"},
+    "see_summary": {"zh": "见概要", "en": "see the summary"},
+    "source_quote": {"zh": "原文", "en": "quoted"},
+    "conclusion": {"zh": "结论", "en": "In one line"},
+    "area_paragraph": {"zh": "**{area}**：{items}。", "en": "**{area}**: {items}."},
+    "area_item": {"zh": "{ref} {problem}，{state}", "en": "{ref}: {problem}, {state}"},
 }
 
 PRIORITY_MARK = {"high": "🔴", "medium": "🟡", "low": "🟢"}
@@ -208,6 +247,10 @@ class Catalogue:
     @property
     def list_separator(self) -> str:
         return "、" if self.lang == "zh" else ", "
+
+    @property
+    def full_stop(self) -> str:
+        return "。" if self.lang == "zh" else ". "
 
     @property
     def clause_separator(self) -> str:

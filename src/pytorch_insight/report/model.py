@@ -67,6 +67,7 @@ class FocusEntry(BaseModel):
     urgency: str
     action_text: str
     reason: str
+    conclusion: str = ""  # one line in the report's language, composed from the facts
     story: list[str] = Field(default_factory=list)  # the other items of its story (its fixes, resubmissions, stack)
     evidence: list[Evidence] = Field(default_factory=list)
 
@@ -129,6 +130,7 @@ class Contributor(BaseModel):
     key: bool
     items: list[str]
     areas: list[str]
+    line: str = ""  # what they did this week: their most important items by number
 
 
 class Team(BaseModel):

@@ -37,5 +37,11 @@ def finished(name: str, stats: RequestStats, items: int, problems: Sequence[str]
         status = CoverageStatus.OK
     else:
         status = CoverageStatus.PARTIAL if items else CoverageStatus.FAILED
-    return SourceStatus(name=name, status=status, items=items, requests=stats.requests,
-                        not_modified=stats.not_modified, note="; ".join(problems))
+    return SourceStatus(
+        name=name,
+        status=status,
+        items=items,
+        requests=stats.requests,
+        not_modified=stats.not_modified,
+        note="; ".join(problems),
+    )

@@ -1,0 +1,54 @@
+"""The report writes its own sentences in the report's language: Chinese in the zh report (quotes,
+code, names and references set aside), and no Chinese in the en report."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from pytorch_insight.config import load_profile
+from pytorch_insight.jsonl import item_from_line
+from pytorch_insight.pipeline import assess
+from pytorch_insight.report.build import ReportOptions, build_report
+from pytorch_insight.report.language import CJK, chinese_share, own_text
+from pytorch_insight.report.render import render_markdown
+from pytorch_insight.window import make_window
+from tests.conftest import DATA, read_jsonl
+
+PROFILE = load_profile("pytorch")
+
+
+def markdown(data: str, since: str, until: str, lang: str) -> str:
+    window = make_window(since, until)
+    items = [item for item in map(item_from_line, read_jsonl(DATA / "raw" / data)) if item.active_in(window)]
+    report = build_report(
+        assess(items, PROFILE, window=window),
+        window=window,
+        profile=PROFILE,
+        reader=PROFILE.reader(None),
+        statuses=[],
+        collected=len(items),
+        options=ReportOptions(lang=lang, generated_at=datetime(2026, 5, 1, tzinfo=timezone.utc)),
+    )
+    return render_markdown(report)
+
+
+@pytest.mark.parametrize(
+    ("data", "since", "until"),
+    [
+        ("pytorch-2026-04-07_2026-04-20.jsonl", "2026-04-14", "2026-04-20"),
+        ("pytorch-2026-03-16_2026-03-22.jsonl", "2026-03-16", "2026-03-22"),
+    ],
+)
+def test_the_chinese_report_writes_chinese_and_the_english_one_english(data: str, since: str, until: str) -> None:
+    share = chinese_share(markdown(data, since, until, "zh"))
+    assert share.share >= 0.8, share
+    assert not CJK.search(own_text(markdown(data, since, until, "en")))
+
+
+def test_the_measure_sets_aside_quotes_code_names_and_references() -> None:
+    text = "## 1. 概览\n\n报告的问题：崩溃（“segfaults on exit”），涉及硬件 H100，见 #123 与 `torch.compile`。\n"
+    share = chinese_share(text)
+    assert share.foreign == 0 and share.native > 10
+    assert chinese_share("## 2. Focus\n\nthis sentence was left in English\n").share == 0.0
