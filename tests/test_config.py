@@ -66,7 +66,9 @@ def test_missing_explicit_config_file_is_an_error(tmp_path: Path) -> None:
 
 def test_a_bad_regular_expression_in_a_profile_is_reported_with_its_place(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
-    path.write_text('name = "x"\ntitle = { zh = "x", en = "x" }\n[github]\nrepositories = ["o/r"]\n'
-                    '[[areas]]\nid = "a"\nname = { zh = "a", en = "a" }\npatterns = ["(unclosed"]\n')
+    path.write_text(
+        'name = "x"\ntitle = { zh = "x", en = "x" }\n[github]\nrepositories = ["o/r"]\n'
+        '[[areas]]\nid = "a"\nname = { zh = "a", en = "a" }\npatterns = ["(unclosed"]\n'
+    )
     with pytest.raises(ConfigError, match=r"invalid at areas\.0\.patterns: Value error, bad regular expression"):
         load_profile(str(path))

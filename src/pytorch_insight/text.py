@@ -12,7 +12,8 @@ HTML_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 LINK = re.compile(r"\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)")
 BOILERPLATE = re.compile(
     r"^\s*(?:cc:?\s+@.*|Stack from \[ghstack\].*|\*\s+(?:__->__\s+)?#\d+\s*|Differential Revision:.*|"
-    r"Pull Request resolved:.*|Approved by:.*|Reviewed By:.*|(?:Fixes|Closes|Resolves):?\s+(?:#\d+|https?://\S+)\.?\s*|Authored with .*|Test Plan:?\s*)$",
+    r"Pull Request resolved:.*|Approved by:.*|Reviewed By:.*|(?:Fixes|Closes|Resolves):?\s+(?:#\d+|https?://\S+)\.?\s*|"
+    r"Authored with .*|Test Plan:?\s*)$",
     re.I | re.M,
 )
 # fbcode exports: "Summary:" opens the description, "Test Plan:" a block of commands and links that

@@ -128,7 +128,8 @@ MAGNITUDE = re.compile(
 # What turns a failure word into a design statement, a denial or a hypothesis.
 BEFORE_CONTEXT = re.compile(
     r"\b(?:no|not|without|never|avoid\w*|prevent\w*|guard\w* against|protect\w* against|instead of|"
-    r"in case of|to reduce|reduc\w+ the|could|might|may|would|if|whether|check\w* for|detect\w*|"
+    r"in case of|to reduce|reduc\w+ the|could|might|may|would|if|whether|check\w* for|detect\w*|confounded by|"
+    r"unrelated|not related to|"
     r"handle|handling|catch|catches|tests? (?:for|that)|allow|allows|raise an error|error (?:message|handling))"
     r"(?:\s+\S+){0,2}\s*$"
 )
@@ -207,16 +208,17 @@ class FactExtractor:
                 seen.add(kind)
                 found.append(Fact(kind, shorten(evidence, EVIDENCE_LIMIT), detail))
 
-        for label in item.labels:
-            kind = self.label_facts.get(label.lower())
-            if kind:
-                add(kind, f"label: {label}", label)
         if RFC_TAG.search(title) or item.kind == "rfc":
             add("design", title, "RFC")
         elif DESIGN_TITLE.search(title.lower()):
             add("design", title, DESIGN_TITLE.search(title.lower()).group(0))  # type: ignore[union-attr]
         for sentence in [title, *sentences(body)[:SENTENCE_LIMIT]]:
             self._read(sentence, add)
+        # A label confirms a kind the text may already state in words; the words are the better evidence.
+        for label in item.labels:
+            kind = self.label_facts.get(label.lower())
+            if kind:
+                add(kind, f"label: {label}", label)
         if self.hardware is not None and (match := self.hardware.search(skipped)):
             add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
         return ItemFacts(tuple(found), bool(FIX_INTENT.search(title.lower())) or _says_it_fixes(body))

@@ -116,7 +116,8 @@ class _Builder:
         """``#180257`` in the main repository, ``owner/repo#N`` elsewhere, a title for the rest."""
         found = self.by_id.get(item_id)
         if found is None:
-            return short_ref(item_id)
+            ref = short_ref(item_id)
+            return ref.removeprefix(self.main_repo) if self.main_repo and ref.startswith(f"{self.main_repo}#") else ref
         item = found.item
         if item.kind in ("issue", "pull_request", "rfc") and item.number is not None:
             return f"#{item.number}" if item.repo == self.main_repo else f"{item.repo}#{item.number}"
@@ -295,7 +296,9 @@ class _Builder:
         return Overview(
             totals=totals,
             themes=themes,
-            watch=t("watch", item=f"{self.ref(watch.id)} {t('quoted', text=shorten(watch.item.title or '', WATCH_TITLE))}")
+            watch=t(
+                "watch", item=f"{self.ref(watch.id)} {t('quoted', text=shorten(watch.item.title or '', WATCH_TITLE))}"
+            )
             if watch
             else None,
             watch_id=watch.id if watch else None,

@@ -50,10 +50,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "col_area": {"zh": "领域", "en": "Area"},
     "col_priority": {"zh": "优先级", "en": "Priority"},
     "col_summary": {"zh": "一句话摘要", "en": "Summary"},
-    "col_person": {"zh": "人物", "en": "Person"},
-    "col_team": {"zh": "团队", "en": "Team"},
     "col_items": {"zh": "本期条目", "en": "Items this period"},
-    "col_areas": {"zh": "涉及领域", "en": "Areas"},
     "col_stage": {"zh": "阶段", "en": "Stage"},
     "col_count": {"zh": "数量", "en": "Count"},
     "col_source": {"zh": "数据源", "en": "Source"},
@@ -131,7 +128,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "whether your setup is affected",
     },
     "why_severe_bug": {
-        "zh": "你关注领域中的静默错误结果、进程级崩溃或安全问题，且未确认有已合入的修复：立即核对是否受影响并跟进 {refs}",
+        "zh": "你关注领域中的静默错误结果、进程级崩溃或安全问题，且未确认有已合入的修复："
+        "立即核对是否受影响并跟进 {refs}",
         "en": "silent wrong results, a hard crash or a security problem in your areas with no landed fix confirmed: "
         "check now whether you are affected and follow {refs}",
     },

@@ -1,6 +1,8 @@
 """Report model -> Markdown (GFM) and one self-contained HTML page, from Jinja2 templates and the
 message catalogue. Source text is escaped in HTML; Markdown from sources is rendered with raw
-HTML and images disabled, so a report never runs or loads anything from a source."""
+HTML and images disabled, so a report never runs or loads anything from a source, and with
+underscores kept as text (only `*` emphasises), so `__torch_dispatch__` or `__init__` in a
+summary stays an identifier instead of turning bold."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from functools import lru_cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
 from markupsafe import Markup
 
 from pytorch_insight.report.charts import activity_chart, area_chart
@@ -18,9 +21,26 @@ from pytorch_insight.report.model import Report
 MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#])")
 
 
+def _underscores_as_text(state: StateInline, silent: bool) -> bool:
+    """A run of underscores is plain text: sources write identifiers (`__code__`,
+    `_scaled_mm`), not `_emphasis_`. Runs before the emphasis rule, after code spans and escapes."""
+    start = state.pos
+    if state.src[start] != "_":
+        return False
+    end = start
+    while end < state.posMax and state.src[end] == "_":
+        end += 1
+    if not silent:
+        state.pending += state.src[start:end]
+    state.pos = end
+    return True
+
+
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
+    parser = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
+    parser.inline.ruler.before("emphasis", "underscores_as_text", _underscores_as_text)
+    return parser
 
 
 def markdown_to_html(text: str | None) -> Markup:
@@ -73,11 +93,12 @@ def template_environment() -> Environment:
 
 def _context(report: Report) -> dict[str, object]:
     t = Catalogue(report.lang)
+    priorities = {priority: t(f"stage_{priority}") for priority in PRIORITY_MARK}
     return {
         "report": report,
         "t": t,
-        "area_chart": Markup(area_chart(report.coverage.areas, t("chart_areas"))),
-        "activity_chart": Markup(activity_chart(report.activity, t("chart_activity"))),
+        "area_chart": Markup(area_chart(report.coverage.areas, t("chart_areas"), priorities)),
+        "activity_chart": Markup(activity_chart(report.activity, t("chart_activity"), t("col_items"))),
         "generated_date": report.generated_at[:10],
     }
 
