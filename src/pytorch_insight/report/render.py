@@ -54,8 +54,13 @@ def markdown_inline_to_html(text: str | None) -> Markup:
 
 
 def md_inline(text: str | None) -> str:
-    """Source text for a Markdown paragraph: raw HTML neutralised, markdown kept."""
-    return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Source text for a Markdown paragraph: raw HTML neutralised, markdown kept, but underscores
+    outside code spans and URLs escaped, so `__init__` or snake_case never turns into emphasis."""
+    text = (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return CODE_OR_UNDERSCORE.sub(lambda m: r"\_" if m.group(0) == "_" else m.group(0), text)
+
+
+CODE_OR_UNDERSCORE = re.compile(r"`[^`\n]*`|https?://[^\s)>\]]+|_")
 
 
 def md_cell(text: str | None) -> str:
