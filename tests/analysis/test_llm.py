@@ -172,6 +172,19 @@ def test_the_token_budget_stops_the_calls(tmp_path: Path, server: FakeOpenAI) ->
     assert len(server.requests) == 1
 
 
+def test_every_focus_item_gets_model_prose_while_the_budget_lasts_deep_ones_first(
+    tmp_path: Path, server: FakeOpenAI
+) -> None:
+    server.play(GOOD, GOOD)
+    llm = analyser(tmp_path, server, budget_tokens=120)
+    ranked = assess(week(), PROFILE)
+    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
+    results = llm.analyse_batch([(ranked[0], False), (ranked[1], True), (ranked[2], False)], context)
+    assert [r.analyser for r in results] == ["rules", "test-model", "rules"]  # the deep one was asked first
+    assert [r.note for r in results] == ["", "", ""]  # a spent budget is no fallback for the extra items
+    assert len(server.requests) == 1 and llm.usage.fallbacks == 0
+
+
 def test_the_report_accounts_for_every_focus_item(tmp_path: Path, server: FakeOpenAI) -> None:
     server.play(GOOD)
     llm = analyser(tmp_path, server)

@@ -130,13 +130,27 @@ class LLMAnalyser:
         return self.analyse_batch([(assessment, deep)], context)[0]
 
     def analyse_batch(self, pairs: Sequence[tuple[Assessment, bool]], context: AnalysisContext) -> list[Analysis]:
+        """The deep items first, then the other focus items while the token budget lasts: every
+        focus item gets the model's prose when the budget allows, the deep ones before the rest."""
+        order = sorted(range(len(pairs)), key=lambda index: (not pairs[index][1], index))
+        results: dict[int, Analysis] = {}
         with ThreadPoolExecutor(max_workers=self.settings.concurrency) as pool:
-            return list(pool.map(lambda pair: self._one(pair[0], context, pair[1]), pairs))
+            for deep in (True, False):
+                batch = [index for index in order if pairs[index][1] is deep]
+                for index, analysis in zip(
+                    batch, pool.map(lambda i: self._one(pairs[i][0], context, pairs[i][1]), batch), strict=True
+                ):
+                    results[index] = analysis
+        return [results[index] for index in range(len(pairs))]
+
+    def _budget_spent(self) -> bool:
+        with self.usage.lock:
+            return self.settings.budget_tokens is not None and self.usage.tokens >= self.settings.budget_tokens
 
     def _one(self, assessment: Assessment, context: AnalysisContext, deep: bool) -> Analysis:
         base = self.rules.analyse(assessment, context, deep)
-        if not deep:
-            return base
+        if not deep and self._budget_spent():
+            return base  # the extra items go without model prose once the budget is spent; no fallback
         data = item_context(assessment, context, base)
         try:
             answer = self._answer(data, purpose=assessment.id)
@@ -200,10 +214,9 @@ class LLMAnalyser:
         return answer
 
     def _call(self, messages: list[dict[str, str]], key: str, purpose: str) -> tuple[str, int, int]:
-        with self.usage.lock:
-            if self.settings.budget_tokens is not None and self.usage.tokens >= self.settings.budget_tokens:
-                self.ledger.log(self.name, key, purpose, 0, 0, 0, "skipped: token budget spent")
-                raise Unanswered("token budget spent")
+        if self._budget_spent():
+            self.ledger.log(self.name, key, purpose, 0, 0, 0, "skipped: token budget spent")
+            raise Unanswered("token budget spent")
         retrying = Retrying(
             retry=retry_if_exception(lambda e: isinstance(e, RETRIABLE)),
             stop=stop_after_attempt(self.settings.max_attempts),
