@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from pytorch_insight.config import load_profile
+from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.model import Comment, CoverageStatus, Item, Relation, SourceStatus
 from pytorch_insight.pipeline import assess
 from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.model import Report
 from pytorch_insight.window import make_window
+from tests.conftest import DATA, read_jsonl
 
 PROFILE = load_profile("pytorch")
 WINDOW = make_window("2026-04-07", "2026-04-13")
@@ -139,3 +141,19 @@ def fixed_report(lang: str) -> Report:
         collected=7,
         options=ReportOptions(lang=lang, generated_at=GENERATED),
     )
+
+
+def report_of_week(data: str, since: str, until: str, lang: str = "en") -> tuple[Report, list[Item]]:
+    """The report of one window of a real week from tests/data/raw, and the items it was built from."""
+    window = make_window(since, until)
+    items = [item for item in map(item_from_line, read_jsonl(DATA / "raw" / data)) if item.active_in(window)]
+    report = build_report(
+        assess(items, PROFILE, window=window),
+        window=window,
+        profile=PROFILE,
+        reader=PROFILE.reader(None),
+        statuses=[],
+        collected=len(items),
+        options=ReportOptions(lang=lang, generated_at=GENERATED),
+    )
+    return report, items

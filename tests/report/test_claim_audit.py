@@ -4,22 +4,16 @@ in the state the data holds."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from pytorch_insight.config import load_profile
-from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.model import Item
-from pytorch_insight.pipeline import assess
-from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.model import Evidence
 from pytorch_insight.text import prose
-from pytorch_insight.window import make_window
-from tests.conftest import DATA, read_jsonl
+from tests.conftest import DATA
+from tests.report.fixtures import report_of_week
 
-PROFILE = load_profile("pytorch")
 WEEKS = [
     ("pytorch-2026-04-07_2026-04-20.jsonl", "2026-04-07", "2026-04-13"),
     ("pytorch-2026-04-07_2026-04-20.jsonl", "2026-04-14", "2026-04-20"),
@@ -53,20 +47,8 @@ def supported(evidence: Evidence, item: Item) -> bool:
 
 @pytest.mark.parametrize(("data", "since", "until"), WEEKS)
 def test_every_focus_claim_rests_on_the_sources(data: str, since: str, until: str) -> None:
-    window = make_window(since, until)
-    items = [item_from_line(row) for row in read_jsonl(DATA / "raw" / data)]
-    items = [item for item in items if item.active_in(window)]
+    report, items = report_of_week(data, since, until)
     by_id = {item.id: item for item in items}
-    ranked = assess(items, PROFILE, window=window)
-    report = build_report(
-        ranked,
-        window=window,
-        profile=PROFILE,
-        reader=PROFILE.reader(None),
-        statuses=[],
-        collected=len(items),
-        options=ReportOptions(lang="en", generated_at=datetime(2026, 5, 1, tzinfo=timezone.utc)),
-    )
     assert report.focus
     claims = 0
     for entry in report.focus:

@@ -3,35 +3,15 @@ code, names and references set aside), and no Chinese in the en report."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import pytest
 
-from pytorch_insight.config import load_profile
-from pytorch_insight.jsonl import item_from_line
-from pytorch_insight.pipeline import assess
-from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.language import CJK, chinese_share, own_text
 from pytorch_insight.report.render import render_markdown
-from pytorch_insight.window import make_window
-from tests.conftest import DATA, read_jsonl
-
-PROFILE = load_profile("pytorch")
+from tests.report.fixtures import report_of_week
 
 
 def markdown(data: str, since: str, until: str, lang: str) -> str:
-    window = make_window(since, until)
-    items = [item for item in map(item_from_line, read_jsonl(DATA / "raw" / data)) if item.active_in(window)]
-    report = build_report(
-        assess(items, PROFILE, window=window),
-        window=window,
-        profile=PROFILE,
-        reader=PROFILE.reader(None),
-        statuses=[],
-        collected=len(items),
-        options=ReportOptions(lang=lang, generated_at=datetime(2026, 5, 1, tzinfo=timezone.utc)),
-    )
-    return render_markdown(report)
+    return render_markdown(report_of_week(data, since, until, lang)[0])
 
 
 @pytest.mark.parametrize(
