@@ -34,11 +34,13 @@ def assess(
     reader = profile.reader(reader_id)
     extractor = FactExtractor(profile.severity)
     with _without_cycle_collection():
-        assessments = [
-            Assessment(item, extract_features(item), extractor.extract(item), relations=list(item.relations))
-            for item in items
-        ]
+        assessments = [Assessment(item, extract_features(item), relations=list(item.relations)) for item in items]
         mark_noise(assessments, profile)
+        # Noise is ranked down whatever it says; its facts are not worth reading (a fix for a severe
+        # issue still takes that issue's facts through its link).
+        for assessment in assessments:
+            if not assessment.noise:
+                assessment.facts = extractor.extract(assessment.item)
         kept = fuse(assessments)
         link(kept, profile.severity.common_identifiers)
         classify(kept, profile, use_labels)

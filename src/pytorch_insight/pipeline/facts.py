@@ -14,7 +14,9 @@ linear in the size of the window.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 from pytorch_insight.config import SeverityVocabulary
 from pytorch_insight.model import Item
@@ -105,6 +107,74 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
     ),
 }
 PROBLEM_KINDS = tuple(PROBLEMS)
+# Substrings one of which a sentence must hold for a kind's pattern to be worth running.
+TRIGGERS: dict[str, tuple[str, ...]] = {
+    "wrong_result": (
+        "silent",
+        "wrong",
+        "incorrect",
+        "invalid",
+        "corrupt",
+        "garbage",
+        "bogus",
+        "eager",
+        "mismatch",
+        "disagree",
+        "differ",
+        "nan",
+        "numerical",
+        "diverg",
+        "drop",
+        "collaps",
+        "zero",
+        "none",
+        "leak",
+        "accidental",
+        "unintentional",
+        "erroneous",
+        "mistaken",
+    ),
+    "security": ("cve", "secur", "vulnerab", "code execution", "privilege"),
+    "hard_crash": (
+        "seg",
+        "sigsegv",
+        "sigabrt",
+        "sigbus",
+        "sigill",
+        "core dump",
+        "illegal",
+        "launch",
+        "device-side",
+        "terminate called",
+        "double free",
+        "after",
+        "bounds",
+        "past",
+        "corruption",
+        "overflow",
+        "hardware limit",
+    ),
+    "crash": ("crash", "abort"),
+    "hang": ("hang", "hung", "deadlock", "livelock", "stuck", "freez", "never "),
+    "memory": ("oom", "memory", "leak"),
+    "perf_regression": ("regress", "slow"),
+    "compile_time": ("compil",),
+    "overhead": ("overhead", "patholog", "add", "cost"),
+    "blocker": ("block", "prevent"),
+    "regression": ("regress", "work", "no longer", "broke", "upgrading", "updating", "pass"),
+    "error": ("rais", "throw", "error", "fail", "traceback", "exception", "broken"),
+}
+DIGIT = re.compile(r"\d")
+# All triggers in one pass, the longest first; a trigger stands for its own kinds and for those of
+# every shorter trigger it contains ("corruption" holds "corrupt").
+TRIGGER_SCAN = re.compile(
+    "|".join(sorted({re.escape(t) for ts in TRIGGERS.values() for t in ts}, key=len, reverse=True))
+)
+TRIGGER_KINDS: dict[str, frozenset[str]] = {
+    trigger: frozenset(kind for kind, others in TRIGGERS.items() if any(other in trigger for other in others))
+    for triggers in TRIGGERS.values()
+    for trigger in triggers
+}
 GAIN = re.compile(
     r"\+[\d.]+\s*%|\b(?:faster|rais(?:es|ed|ing)|speed-?ups?|speeds? up|improv\w+|reduc\w+|sav(?:es?|ing)|gains?|"
     r"boost\w*|cuts?|"
@@ -179,6 +249,7 @@ class ItemFacts:
 
 
 MEASURED = ("perf_regression", "memory", "compile_time", "gain")
+CONTEXTUAL = frozenset({*PROBLEMS, "gain"})
 
 
 class FactExtractor:
@@ -212,40 +283,53 @@ class FactExtractor:
             add("design", title, "RFC")
         elif DESIGN_TITLE.search(title.lower()):
             add("design", title, DESIGN_TITLE.search(title.lower()).group(0))  # type: ignore[union-attr]
-        for sentence in [title, *sentences(body)[:SENTENCE_LIMIT]]:
+        read = [title, *sentences(body)[:SENTENCE_LIMIT]]
+        for sentence in read:
             self._read(sentence, add)
         # A label confirms a kind the text may already state in words; the words are the better evidence.
         for label in item.labels:
             kind = self.label_facts.get(label.lower())
             if kind:
                 add(kind, f"label: {label}", label)
-        if self.hardware is not None and (match := self.hardware.search(skipped)):
-            add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
+        if seen & CONTEXTUAL:  # context only weighs with a problem or a gain
+            self._context(read, add)
+            if self.hardware is not None and (match := self.hardware.search(skipped)):
+                add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
         return ItemFacts(tuple(found), bool(FIX_INTENT.search(title.lower())) or _says_it_fixes(body))
 
     def _read(self, sentence: str, add) -> None:  # type: ignore[no-untyped-def]
         lowered = sentence.lower()
-        if NEGATIONS_ANYWHERE.search(lowered):
+        if ("no" in lowered or "nfc" in lowered) and NEGATIONS_ANYWHERE.search(lowered):
             return
-        magnitude = MAGNITUDE.search(lowered)
+        measured = DIGIT.search(lowered) is not None and PERF_WORDS.search(lowered) is not None
+        magnitude = MAGNITUDE.search(lowered) if measured else None
         stated: list[tuple[str, str]] = []
+        # Most sentences state nothing: one scan for the triggers saves running every pattern.
+        triggered = {kind for trigger in TRIGGER_SCAN.findall(lowered) for kind in TRIGGER_KINDS[trigger]}
         for kind, pattern in PROBLEMS.items():
+            if kind not in triggered:
+                continue
             for match in pattern.finditer(lowered):
                 if _asserted(lowered, match):
                     stated.append((kind, match.group(0)))
                     break
         if len({kind for kind, _ in stated} - {"error", "regression"}) >= ENUMERATION:
             stated = []  # a list of failure kinds is a policy or a checklist, not a report of one
-        if not (magnitude and PERF_WORDS.search(lowered)):
+        if magnitude is None:
             stated = [(kind, words) for kind, words in stated if kind not in NEEDS_MEASUREMENT]
         for kind, words in stated:
             add(kind, sentence, words)
-        problem_here = bool(stated)
-        if magnitude and PERF_WORDS.search(lowered):
-            if GAIN.search(lowered) and not problem_here:
-                add("gain", sentence, magnitude.group(0).strip())
-            elif problem_here:
+        if magnitude is not None:
+            if stated:
                 add("measured", sentence, magnitude.group(0).strip())
+            elif GAIN.search(lowered):
+                add("gain", sentence, magnitude.group(0).strip())
+
+    def _context(self, read: list[str], add) -> None:  # type: ignore[no-untyped-def]
+        """Hardware, scale, downstream users, release and default path: each searched once over
+        all the sentences, and quoted with the sentence that names it."""
+        text = "\n".join(read)
+        starts = list(accumulate((len(sentence) + 1 for sentence in read[:-1]), initial=0))
         for kind, pattern in (
             ("hardware", self.hardware),
             ("downstream", self.downstream),
@@ -253,8 +337,8 @@ class FactExtractor:
             ("scale", self.scale),
             ("default", self.default_path),
         ):
-            if pattern is not None and (match := pattern.search(sentence)):
-                add(kind, sentence, match.group(0))
+            if pattern is not None and (match := pattern.search(text)):
+                add(kind, read[bisect_right(starts, match.start()) - 1], match.group(0))
 
 
 def _asserted(sentence: str, match: re.Match[str]) -> bool:

@@ -50,7 +50,14 @@ def markdown_to_html(text: str | None) -> Markup:
 
 def markdown_inline_to_html(text: str | None) -> Markup:
     """One line of Markdown (code spans, emphasis) as inline HTML, raw HTML shown as text."""
-    return Markup(_markdown().renderInline(text or ""))
+    text = text or ""
+    if not MARKDOWN_SYNTAX.search(text):  # plain text (most table cells): escaping is all there is to do
+        return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;"))
+    return Markup(_markdown().renderInline(text))
+
+
+# Characters that can start inline Markdown (or an entity); text without them renders as itself.
+MARKDOWN_SYNTAX = re.compile(r"[\\`*_\[\]<>&!~\n]|^\s|\s$")
 
 
 def md_inline(text: str | None) -> str:
