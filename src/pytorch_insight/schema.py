@@ -5,6 +5,8 @@ PostgreSQL through a database URL.
 """
 
 from collections.abc import Callable
+from datetime import timezone
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -22,7 +24,13 @@ from sqlalchemy import (
     update,
 )
 
+from pytorch_insight.window import parse_timestamp
+
 metadata = MetaData()
+
+# Every timestamp column holds this one UTC form, so that comparing the strings in SQL compares the
+# instants: "2026-04-13T20:00:00-08:00" sorts before "2026-04-14" as text but is later in time.
+UTC_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 schema_migrations = Table(
     "schema_migrations",
@@ -59,21 +67,33 @@ payloads = Table(
     Column("stored_at", String(40), nullable=False),
 )
 
+
+def _run_columns() -> list[Column[Any]]:
+    """The runs columns as first released; migration 0001 creates exactly these."""
+    return [
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("command", String(40), nullable=False),
+        Column("profile", String(200), nullable=False),
+        Column("since", String(10)),
+        Column("until", String(10)),
+        Column("arguments", JSON, nullable=False),
+        Column("started_at", String(40), nullable=False),
+        Column("finished_at", String(40)),
+        Column("status", String(20), nullable=False),
+        Column("requests", Integer, nullable=False, default=0),
+        Column("note", Text, nullable=False, default=""),
+    ]
+
+
 runs = Table(
     "runs",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("command", String(40), nullable=False),
-    Column("profile", String(200), nullable=False),
-    Column("since", String(10)),
-    Column("until", String(10)),
-    Column("arguments", JSON, nullable=False),
-    Column("started_at", String(40), nullable=False),
-    Column("finished_at", String(40)),
-    Column("status", String(20), nullable=False),
-    Column("requests", Integer, nullable=False, default=0),
-    Column("note", Text, nullable=False, default=""),
+    *_run_columns(),
+    # Who runs it, so the next start can tell a run whose process died (kill -9) from a live one.
+    Column("pid", Integer),
+    Column("host", String(255)),
 )
+_first_release_runs = Table("runs", MetaData(), *_run_columns())
 
 source_status = Table(
     "source_status",
@@ -128,13 +148,22 @@ llm_calls = Table(
 )
 
 
+def utc_column(moment: str | None) -> str | None:
+    """A stored timestamp (with any offset, or a bare date) in the UTC form the columns hold."""
+    parsed = parse_timestamp(moment)
+    return parsed.astimezone(timezone.utc).strftime(UTC_FORMAT) if parsed else moment
+
+
 def _initial(connection: Connection) -> None:
-    _create(connection, payloads, runs, source_status, http_cache)
-    # The items table as first released; 0002 adds the activity columns of the current definition.
+    # The tables as first released: runs without the owner columns 0005 adds, items without the
+    # activity columns 0002 adds. Creating only what is missing keeps the step idempotent; the
+    # migration lock already serialises it, this only makes a repeat harmless.
+    _create(connection, payloads, _first_release_runs, source_status, http_cache)
     connection.execute(
         text(
-            "CREATE TABLE items (id VARCHAR(500) PRIMARY KEY, source VARCHAR(100) NOT NULL, kind VARCHAR(40) NOT NULL,"
-            " repo VARCHAR(300), number INTEGER, url TEXT, title TEXT, author VARCHAR(200), state VARCHAR(40),"
+            "CREATE TABLE IF NOT EXISTS items (id VARCHAR(500) PRIMARY KEY, source VARCHAR(100) NOT NULL,"
+            " kind VARCHAR(40) NOT NULL, repo VARCHAR(300), number INTEGER, url TEXT, title TEXT,"
+            " author VARCHAR(200), state VARCHAR(40),"
             " created VARCHAR(40), updated VARCHAR(40), data JSON NOT NULL, stored_at VARCHAR(40) NOT NULL)"
         )
     )
@@ -154,14 +183,31 @@ def _activity_columns(connection: Connection) -> None:
     Index("ix_items_created", items.c.created).create(connection)
 
 
+def _utc_columns(connection: Connection) -> None:
+    """Rewrite the timestamp columns stored as given (with offsets) in the one UTC form."""
+    columns = (items.c.created, items.c.updated, items.c.closed, items.c.merged)
+    for row in connection.execute(select(items.c.id, *columns)).all():
+        values = {column.name: utc_column(getattr(row, column.name)) for column in columns}
+        if any(values[column.name] != getattr(row, column.name) for column in columns):
+            connection.execute(update(items).where(items.c.id == row.id).values(**values))
+
+
+def _run_owner_columns(connection: Connection) -> None:
+    connection.execute(text("ALTER TABLE runs ADD COLUMN pid INTEGER"))
+    connection.execute(text("ALTER TABLE runs ADD COLUMN host VARCHAR(255)"))
+
+
 def _create(connection: Connection, *tables: Table) -> None:
     for table in tables:
-        table.create(connection)
+        table.create(connection, checkfirst=True)
 
 
-# Append only: a migration, once released, is never edited; a change is a new named entry.
+# Append only: a migration, once released, never changes what it creates; a change is a new named
+# entry. (0001 and 0003 were made idempotent later: same tables, but a repeat is now harmless.)
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0001_initial", _initial),
     ("0002_item_activity_columns", _activity_columns),
     ("0003_llm_cache_and_ledger", lambda connection: _create(connection, llm_cache, llm_calls)),
+    ("0004_utc_timestamp_columns", _utc_columns),
+    ("0005_run_owner_columns", _run_owner_columns),
 ]

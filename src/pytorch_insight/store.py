@@ -1,24 +1,47 @@
 """The database: items with their raw payloads, runs, source status and HTTP validators.
 
 Every write happens inside a transaction, so an interrupted run leaves whole pages behind and
-the next run simply upserts again.
+the next run simply upserts again. Several processes may write one database at once: on SQLite
+each write transaction takes the write lock when it begins (BEGIN IMMEDIATE) and waits up to
+BUSY_TIMEOUT_S for it, so a read-then-write (a comment merge, a migration) is never interleaved.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime, timedelta, timezone
+import os
+import socket
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from time import monotonic, sleep
+from typing import Any, TypeVar
 
-from sqlalchemy import Column, Engine, create_engine, event, func, insert, or_, select, update
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    Select,
+    and_,
+    create_engine,
+    event,
+    func,
+    insert,
+    inspect,
+    make_url,
+    or_,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from pytorch_insight.errors import StoreError
 from pytorch_insight.http import CachedPage
 from pytorch_insight.model import Item, SourceStatus, merge_comments
 from pytorch_insight.schema import (
     MIGRATIONS,
+    UTC_FORMAT,
     http_cache,
     items,
     llm_cache,
@@ -27,14 +50,27 @@ from pytorch_insight.schema import (
     runs,
     schema_migrations,
     source_status,
+    utc_column,
 )
-from pytorch_insight.window import Window
+from pytorch_insight.window import Window, parse_timestamp
+
+T = TypeVar("T")
 
 BATCH = 500
+# How long a SQLite writer waits for another process's write transaction before giving up.
+BUSY_TIMEOUT_S = 30.0
+# A write that lost a race for a new key (PostgreSQL) is retried this often; the retry sees the row.
+WRITE_ATTEMPTS = 3
+# A run still `running` after this long is dead even where its process cannot be checked.
+STALE_AFTER = timedelta(hours=24)
+# Execution option marking the engine view whose transactions write (SQLite: BEGIN IMMEDIATE).
+_WRITES = "pytorch_insight_writes"
+# Key of the PostgreSQL advisory lock that serialises migrations across processes.
+_MIGRATION_LOCK = 7_140_351_963
 
 
 def utcnow() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(timezone.utc).strftime(UTC_FORMAT)
 
 
 def database_url(db: str) -> str:
@@ -43,45 +79,89 @@ def database_url(db: str) -> str:
 
 
 class Store:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, readonly: bool = False) -> None:
         self.engine = engine
+        self.readonly = readonly
+        self._writer = engine.execution_options(**{_WRITES: True})
 
     @classmethod
-    def open(cls, db: str) -> Store:
+    def open(cls, db: str, readonly: bool = False) -> Store:
+        """Open a database path or URL.
+
+        For writing (the default) pending migrations are applied and runs left `running` by a dead
+        process are marked `interrupted`. With ``readonly=True`` nothing is written and no
+        migration runs, so a database without write access can be read; it must be current
+        (StoreError saying it needs upgrading by a writable run otherwise) and every write method
+        raises StoreError.
+        """
         url = database_url(db)
-        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-            path = Path(url.removeprefix("sqlite:///"))
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"cannot create the database folder {path.parent}: {exc.strerror}") from None
+        engine = _readonly_engine(db, url) if readonly else _writable_engine(db, url)
+        store = cls(engine, readonly)
         try:
-            engine = create_engine(url)
-        except (ArgumentError, ImportError, SQLAlchemyError) as exc:
-            raise StoreError(f"cannot use database {db!r}: {exc}") from None
-        if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
-        store = cls(engine)
-        try:
-            store.migrate()
+            if readonly:
+                store._check_current(db)
+            else:
+                store.migrate()
+                store.recover_stale_runs()
         except SQLAlchemyError as exc:
+            engine.dispose()
             raise StoreError(f"cannot open database {db!r}: {exc.orig or exc}") from None
+        except StoreError:
+            engine.dispose()
+            raise
         return store
+
+    def close(self) -> None:
+        """Close the pooled connections (the last SQLite connection also folds the WAL back in)."""
+        self.engine.dispose()
+
+    # -- migrations ------------------------------------------------------------------------------
 
     def migrate(self) -> list[str]:
         """Apply pending named migrations, each in its own transaction; returns their names."""
-        schema_migrations.create(self.engine, checkfirst=True)
+        pending = self.pending_migrations()
+        return [name for name, step in MIGRATIONS if name in pending and self._apply(name, step)]
+
+    def pending_migrations(self) -> list[str]:
+        done = self._recorded_migrations()
+        return [name for name, _ in MIGRATIONS if name not in done]
+
+    def _recorded_migrations(self) -> set[str]:
         with self.engine.connect() as connection:
-            done = set(connection.scalars(select(schema_migrations.c.name)))
-        applied = []
-        for name, step in MIGRATIONS:
-            if name in done:
-                continue
-            with self.engine.begin() as connection:
+            if not inspect(connection).has_table(schema_migrations.name):
+                return set()
+            return set(connection.scalars(select(schema_migrations.c.name)))
+
+    def _apply(self, name: str, step: Callable[[Connection], None]) -> bool:
+        """Apply one migration under the migration lock; False when another process did it first."""
+        try:
+            with self._writer.begin() as connection:
+                _lock_migrations(connection)
+                # Checked again under the lock: a process that opened the database at the same
+                # moment may have applied it while this one waited.
+                schema_migrations.create(connection, checkfirst=True)
+                if connection.scalar(select(schema_migrations.c.name).where(schema_migrations.c.name == name)):
+                    return False
                 step(connection)
                 connection.execute(insert(schema_migrations).values(name=name, applied_at=utcnow()))
-            applied.append(name)
-        return applied
+        except SQLAlchemyError:
+            # A database without the lock (another dialect, an older client) can still race: a
+            # failure is fine when the winner's record is there.
+            if name in self._recorded_migrations():
+                return False
+            raise
+        return True
+
+    def _check_current(self, db: str) -> None:
+        """A read-only open needs the schema as this version writes it; upgrading is a write."""
+        pending = self.pending_migrations()
+        if len(pending) == len(MIGRATIONS):
+            raise StoreError(f"database {db!r} has no pytorch-insight tables: run `collect` or `import` first")
+        if pending:
+            raise StoreError(
+                f"database {db!r} needs upgrading ({', '.join(pending)}): "
+                "run `collect` or `import` on it once with write access"
+            )
 
     def applied_migrations(self) -> list[str]:
         with self.engine.connect() as connection:
@@ -95,24 +175,40 @@ class Store:
             return 0
         unique = {item.id: item for item in batch}
         now = utcnow()
-        try:
-            with self.engine.begin() as connection:
-                existing = {
-                    row.id: row.data
-                    for row in connection.execute(select(items.c.id, items.c.data).where(items.c.id.in_(list(unique))))
-                }
-                for item in unique.values():
-                    if item.id in existing:
-                        old = Item.model_validate(existing[item.id])
-                        item = item.model_copy(update={"comments": merge_comments(old.comments, item.comments)})
-                        connection.execute(update(items).where(items.c.id == item.id).values(**_item_row(item, now)))
-                    else:
-                        connection.execute(insert(items).values(id=item.id, **_item_row(item, now)))
-                    if item.raw is not None:
-                        self._save_payload(connection, item, now)
-        except SQLAlchemyError as exc:
-            raise StoreError(f"cannot write to the database: {exc.orig or exc}") from None
+        self._write(lambda connection: self._upsert_items(connection, list(unique.values()), now))
         return len(unique)
+
+    def _upsert_items(self, connection: Connection, batch: list[Item], now: str) -> None:
+        existing = {
+            row.id: row.data
+            for row in connection.execute(select(items.c.id, items.c.data).where(items.c.id.in_([i.id for i in batch])))
+        }
+        for item in batch:
+            if item.id in existing:
+                old = Item.model_validate(existing[item.id])
+                item = item.model_copy(update={"comments": merge_comments(old.comments, item.comments)})
+                connection.execute(update(items).where(items.c.id == item.id).values(**_item_row(item, now)))
+            else:
+                connection.execute(insert(items).values(id=item.id, **_item_row(item, now)))
+            if item.raw is not None:
+                self._save_payload(connection, item, now)
+
+    def _write(self, work: Callable[[Connection], T]) -> T:
+        """Run `work` in one write transaction, as a StoreError when the database refuses it."""
+        if self.readonly:
+            raise StoreError("cannot write to the database: it was opened read-only")
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
+            try:
+                with self._writer.begin() as connection:
+                    return work(connection)
+            except IntegrityError as exc:
+                # On SQLite writers are serialised, so this is PostgreSQL: another transaction
+                # inserted the same new key first; a fresh attempt sees its row and updates it.
+                if attempt == WRITE_ATTEMPTS:
+                    raise StoreError(f"cannot write to the database: {exc.orig or exc}") from None
+            except SQLAlchemyError as exc:
+                raise StoreError(f"cannot write to the database: {exc.orig or exc}") from None
+        raise AssertionError("unreachable")
 
     def _save_payload(self, connection: Any, item: Item, now: str) -> None:
         _upsert(connection, payloads.c.item_id, item.id, {"payload": item.raw, "stored_at": now})
@@ -132,31 +228,18 @@ class Store:
         """Items in id order, optionally those created on the days since..until (inclusive)."""
         query = select(items.c.data).order_by(items.c.id)
         if since:
-            query = query.where(items.c.created >= since)
+            query = query.where(items.c.created >= _day_start(since))
         if until:
-            query = query.where(items.c.created < until + "\uffff")
+            query = query.where(items.c.created < _day_start(until, later=1))
         with self.engine.connect() as connection:
             for row in connection.execute(query):
                 yield Item.model_validate(row.data)
 
     def items_in_window(self, window: Window) -> list[Item]:
-        """Items created in the window, or closed or merged in it, in id order."""
-        # Stored times are ISO strings (a bare date or a UTC timestamp), so a day's margin on each
-        # side in SQL, then the exact test in Python, is both index-friendly and correct.
-        low, high = (window.since - timedelta(days=1)).isoformat(), (window.until + timedelta(days=2)).isoformat()
-        query = (
-            select(items.c.data)
-            .order_by(items.c.id)
-            .where(
-                or_(
-                    items.c.created.between(low, high),
-                    items.c.closed.between(low, high),
-                    items.c.merged.between(low, high),
-                )
-            )
-        )
+        """The items `Item.active_in` the window (created, closed or merged in it, and what else the
+        model counts as activity), in id order."""
         with self.engine.connect() as connection:
-            found = [Item.model_validate(row.data) for row in connection.execute(query)]
+            found = [Item.model_validate(row.data) for row in connection.execute(_window_candidates(window))]
         return [item for item in found if item.active_in(window)]
 
     def latest_statuses(self, window: Window) -> list[SourceStatus]:
@@ -184,45 +267,60 @@ class Store:
     def start_run(
         self, command: str, profile: str, since: str | None, until: str | None, arguments: dict[str, Any]
     ) -> int:
-        with self.engine.begin() as connection:
-            result = connection.execute(
-                insert(runs).values(
-                    command=command,
-                    profile=profile,
-                    since=since,
-                    until=until,
-                    arguments=arguments,
-                    started_at=utcnow(),
-                    status="running",
-                    requests=0,
-                    note="",
-                )
-            )
-            return int(result.inserted_primary_key[0])
+        self.recover_stale_runs()
+        values = {
+            "command": command,
+            "profile": profile,
+            "since": since,
+            "until": until,
+            "arguments": arguments,
+            "started_at": utcnow(),
+            "status": "running",
+            "requests": 0,
+            "note": "",
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+        }
+        return self._write(
+            lambda connection: int(connection.execute(insert(runs).values(values)).inserted_primary_key[0])
+        )
 
     def finish_run(self, run_id: int, status: str, requests: int = 0, note: str = "") -> None:
-        with self.engine.begin() as connection:
-            connection.execute(
-                update(runs)
-                .where(runs.c.id == run_id)
-                .values(finished_at=utcnow(), status=status, requests=requests, note=note)
-            )
+        values = {"finished_at": utcnow(), "status": status, "requests": requests, "note": note}
+        self._write(lambda connection: connection.execute(update(runs).where(runs.c.id == run_id).values(values)))
+
+    def recover_stale_runs(self, now: datetime | None = None) -> list[int]:
+        """Mark `interrupted` the runs still `running` whose process is gone (kill -9, crash, reboot).
+
+        Gone means: its pid no longer exists on this host, or it started more than STALE_AFTER ago
+        (the only test for a run on another host, and a guard against a reused pid here).
+        Returns the ids marked.
+        """
+        if self.readonly:
+            return []
+        with self.engine.connect() as connection:
+            running = connection.execute(
+                select(runs.c.id, runs.c.pid, runs.c.host, runs.c.started_at).where(runs.c.status == "running")
+            ).all()
+        moment = now or datetime.now(timezone.utc)
+        stale = {row.id: note for row in running if (note := _stale_note(row, moment))}
+        if stale:
+            self._write(lambda connection: _mark_interrupted(connection, stale))
+        return sorted(stale)
 
     def save_source_status(self, run_id: int, status: SourceStatus, since: str | None, until: str | None) -> None:
-        with self.engine.begin() as connection:
-            connection.execute(
-                insert(source_status).values(
-                    run_id=run_id,
-                    source=status.name,
-                    status=status.status.value,
-                    items=status.items,
-                    requests=status.requests,
-                    not_modified=status.not_modified,
-                    note=status.note,
-                    since=since,
-                    until=until,
-                )
-            )
+        values = {
+            "run_id": run_id,
+            "source": status.name,
+            "status": status.status.value,
+            "items": status.items,
+            "requests": status.requests,
+            "not_modified": status.not_modified,
+            "note": status.note,
+            "since": since,
+            "until": until,
+        }
+        self._write(lambda connection: connection.execute(insert(source_status).values(values)))
 
     def runs(self) -> list[dict[str, Any]]:
         with self.engine.connect() as connection:
@@ -250,14 +348,14 @@ class Store:
             "links": page.links,
             "stored_at": utcnow(),
         }
-        with self.engine.begin() as connection:
-            _upsert(connection, http_cache.c.url, url, values)
+        self._write(lambda connection: _upsert(connection, http_cache.c.url, url, values))
 
 
 class LLMLedger:
     """Model answers cached by (model, prompt hash), and every call logged."""
 
     def __init__(self, store: Store) -> None:
+        self.store = store
         self.engine = store.engine
 
     def cached(self, key: str) -> dict[str, Any] | None:
@@ -273,8 +371,7 @@ class LLMLedger:
             "tokens_out": tokens_out,
             "stored_at": utcnow(),
         }
-        with self.engine.begin() as connection:
-            _upsert(connection, llm_cache.c.key, key, values)
+        self.store._write(lambda connection: _upsert(connection, llm_cache.c.key, key, values))
 
     def log(
         self,
@@ -286,27 +383,29 @@ class LLMLedger:
         duration_ms: int,
         outcome: str,
     ) -> None:
-        with self.engine.begin() as connection:
-            connection.execute(
-                insert(llm_calls).values(
-                    model=model,
-                    prompt_hash=prompt_hash,
-                    purpose=purpose,
-                    tokens_in=tokens_in,
-                    tokens_out=tokens_out,
-                    duration_ms=duration_ms,
-                    outcome=outcome,
-                    at=utcnow(),
-                )
-            )
+        values = {
+            "model": model,
+            "prompt_hash": prompt_hash,
+            "purpose": purpose,
+            "tokens_in": tokens_in,
+            "tokens_out": tokens_out,
+            "duration_ms": duration_ms,
+            "outcome": outcome,
+            "at": utcnow(),
+        }
+        self.store._write(lambda connection: connection.execute(insert(llm_calls).values(values)))
 
     def calls(self) -> list[dict[str, Any]]:
         with self.engine.connect() as connection:
             return [dict(row._mapping) for row in connection.execute(select(llm_calls).order_by(llm_calls.c.id))]
 
 
-def _upsert(connection: Any, key_column: Column[Any], key: Any, values: dict[str, Any]) -> None:
-    """Update the row with this key, or insert it: portable SQL, no dialect-specific ON CONFLICT."""
+def _upsert(connection: Connection, key_column: Column[Any], key: Any, values: dict[str, Any]) -> None:
+    """Update the row with this key, or insert it: portable SQL, no dialect-specific ON CONFLICT.
+
+    Safe under concurrency because it runs inside Store._write (serialised on SQLite, retried on a
+    lost insert race elsewhere).
+    """
     table = key_column.table
     if connection.execute(update(table).where(key_column == key).values(**values)).rowcount == 0:
         connection.execute(insert(table).values({key_column.name: key, **values}))
@@ -334,17 +433,205 @@ def _item_row(item: Item, now: str) -> dict[str, Any]:
         "title": item.title,
         "author": item.author,
         "state": item.state,
-        "created": item.created,
-        "updated": item.updated,
-        "closed": item.closed,
-        "merged": item.merged,
+        # The JSON holds the times as the item has them; the columns the queries compare hold
+        # them in one UTC form, whatever offset a source gave.
+        "created": utc_column(item.created),
+        "updated": utc_column(item.updated),
+        "closed": utc_column(item.closed),
+        "merged": utc_column(item.merged),
         "data": data,
         "stored_at": now,
     }
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
+def _window_candidates(window: Window) -> Select[Any]:
+    """Every item that may be active in the window, for `Item.active_in` to decide exactly.
+
+    The time columns hold one UTC form (schema.UTC_FORMAT), so string bounds compare instants.
+    """
+    start, end = window.start.strftime(UTC_FORMAT), window.end.strftime(UTC_FORMAT)
+    return (
+        select(items.c.data)
+        .order_by(items.c.id)
+        .where(
+            or_(
+                *(and_(column >= start, column < end) for column in (items.c.created, items.c.closed, items.c.merged)),
+                # Discussions (forum topics, Slack threads) are also active through replies, which
+                # come after they began and by their last activity (`updated`).
+                and_(items.c.updated >= start, or_(items.c.created.is_(None), items.c.created < end)),
+                # Events also count on the day they were announced (kept in the item's JSON only),
+                # which is before they take place (`created`).
+                and_(items.c.kind == "event", items.c.created >= start),
+            )
+        )
+    )
+
+
+def _day_start(day: str, later: int = 0) -> str:
+    """The first instant of a UTC day (`later` days on), in the form the time columns hold."""
+    start = datetime.combine(date.fromisoformat(day) + timedelta(days=later), time.min, tzinfo=timezone.utc)
+    return start.strftime(UTC_FORMAT)
+
+
+# -- runs left behind --------------------------------------------------------------------------
+
+
+def _stale_note(row: Any, now: datetime) -> str | None:
+    """Why a `running` run is dead, or None while it may still be alive."""
+    if row.host == socket.gethostname() and row.pid is not None and not _process_alive(row.pid):
+        return f"interrupted: process {row.pid} on {row.host} ended without finishing the run"
+    started = parse_timestamp(row.started_at)
+    if started is None or now - started > STALE_AFTER:
+        return f"interrupted: still running after more than {STALE_AFTER.total_seconds() / 3600:g} h, no end recorded"
+    return None
+
+
+def _mark_interrupted(connection: Connection, notes: dict[int, str]) -> None:
+    for run_id, note in notes.items():
+        # Only while still running: the run may have finished after it was read.
+        connection.execute(
+            update(runs)
+            .where(runs.c.id == run_id, runs.c.status == "running")
+            .values(status="interrupted", finished_at=utcnow(), note=note)
+        )
+
+
+def _process_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    if os.name == "nt":
+        return True  # os.kill would end the process there; the age rule still applies
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # alive, owned by another user
+    except OSError:
+        return False
+    return not _is_zombie(pid)
+
+
+def _is_zombie(pid: int) -> bool:
+    """A killed process its parent has not reaped yet still answers signal 0; Linux marks it Z."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    fields = stat.rpartition(")")[2].split()
+    return bool(fields) and fields[0] == "Z"
+
+
+# -- engines -----------------------------------------------------------------------------------
+
+
+def _sqlite_file(url: str) -> Path | None:
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return Path(url.removeprefix("sqlite:///"))
+    return None
+
+
+def _writable_engine(db: str, url: str) -> Engine:
+    path = _sqlite_file(url)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the database folder {path.parent}: {exc.strerror}") from None
+    try:
+        sqlite = make_url(url).get_backend_name() == "sqlite"
+        # The busy timeout as a connect argument holds from the first statement on every connection,
+        # SQLAlchemy's own first-connect queries included.
+        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {})
+    except (ArgumentError, ImportError, SQLAlchemyError) as exc:
+        raise StoreError(f"cannot use database {db!r}: {exc}") from None
+    if engine.dialect.name == "sqlite":
+        _take_over_sqlite_transactions(engine, wal=True)
+    return engine
+
+
+def _readonly_engine(db: str, url: str) -> Engine:
+    path = _sqlite_file(url)
+    if path is not None and not path.is_file():
+        raise StoreError(f"no database at {path}: run `collect` or `import` first")
+    try:
+        if path is not None:
+            uri = _readonly_uri(path)
+            engine = create_engine(url, creator=lambda: _connect_readonly(uri))
+        else:
+            engine = create_engine(url)
+    except (ArgumentError, ImportError, SQLAlchemyError) as exc:
+        raise StoreError(f"cannot use database {db!r}: {exc}") from None
+    if engine.dialect.name == "sqlite":
+        _take_over_sqlite_transactions(engine, wal=False)
+    elif engine.dialect.name == "postgresql":
+        engine = engine.execution_options(postgresql_readonly=True)  # the server refuses writes too
+    return engine
+
+
+def _readonly_uri(path: Path) -> str:
+    """A SQLite URI that reads `path` without writing it or creating files next to it."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    shm = path.with_name(path.name + "-shm")
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    if not writable and not shm.exists():
+        # Reading a WAL database needs its -shm index. SQLite would create one next to the file:
+        # that fails in a folder we cannot write ("attempt to write a readonly database"), and
+        # elsewhere leaves a -shm as read-only as the file, which breaks the next write once the
+        # file is writable again. No -shm means no writer is connected, so the file is read as
+        # immutable, creating nothing. (A writer starting during the read is not seen.)
+        uri += "&immutable=1"
+    return uri
+
+
+def _connect_readonly(uri: str) -> sqlite3.Connection:
+    return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+
+
+def _take_over_sqlite_transactions(engine: Engine, wal: bool) -> None:
+    """SQLAlchemy, not the driver, begins SQLite transactions (the recipe of SQLAlchemy's docs).
+
+    The sqlite3 driver begins a transaction only before an INSERT/UPDATE/DELETE, so a read and
+    the write that depends on it were not one transaction, and DDL ran outside any. Here every
+    transaction starts with an explicit BEGIN, and those of the writer view with BEGIN IMMEDIATE,
+    which takes the write lock up front (waiting up to the busy timeout) instead of failing when a
+    read transaction later tries to write.
+    """
+
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        if wal:
+            # Readers never wait for the writer, and the writer never waits for readers.
+            _use_wal(dbapi_connection)
+            dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+
+    def on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.get_execution_options().get(_WRITES) else "BEGIN")
+
+    event.listen(engine, "connect", on_connect)
+    event.listen(engine, "begin", on_begin)
+
+
+def _use_wal(dbapi_connection: sqlite3.Connection) -> None:
+    """Switch the database file to WAL once; it stays so for every later connection.
+
+    The switch needs an exclusive lock, and SQLite refuses it at once ("database is locked",
+    without the busy wait) while another connection opening the new file holds a lock; so this
+    waits here, as long as the busy timeout.
+    """
+    deadline = monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            if dbapi_connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                dbapi_connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or monotonic() > deadline:
+                raise
+            sleep(0.02)
+
+
+def _lock_migrations(connection: Connection) -> None:
+    """Serialise migrations across processes (on SQLite, BEGIN IMMEDIATE already holds the lock)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
