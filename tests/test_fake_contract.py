@@ -179,3 +179,16 @@ def test_search_reports_its_own_rate_limit_resource(fake: FakeGitHub) -> None:
     response = get(fake, "/search/issues?q=repo:o/r")
     assert response.headers["X-RateLimit-Resource"] == sample_headers(real)["x-ratelimit-resource"] == "search"
     assert response.headers["X-RateLimit-Limit"] == "10"  # unauthenticated; the recorded one was authenticated (30)
+
+
+def test_primary_limit_without_reset_matches_the_recorded_one(fake: FakeGitHub) -> None:
+    """The 2013 recording: Remaining 0, no reset header, only a message."""
+    real = sample("error_403_primary_rate_limit__pygithub_2013.json")
+    fake.add_fault(Fault(path="/repos/o/r$", kind="primary_no_reset"))
+    response = get(fake, "/repos/o/r")
+    recorded = sample_headers(real)
+    assert response.status_code == real["status"] == 403
+    assert response.headers["x-ratelimit-remaining"] == recorded["x-ratelimit-remaining"] == "0"
+    assert "x-ratelimit-reset" not in response.headers and "x-ratelimit-reset" not in recorded
+    assert shape_mismatches(real["body"], response.json()) == []
+    assert response.json().keys() == real["body"].keys()

@@ -269,3 +269,33 @@ def test_a_rejected_token_fails_the_source_and_never_reaches_the_database(
     store.engine.dispose()
     for path in Path(settings.db).parent.glob("insight.db*"):
         assert b"ghp_wrong_secret" not in path.read_bytes() and b"ghp_good" not in path.read_bytes()
+
+
+@pytest.mark.parametrize("kind", ["primary_no_reset", "primary_message_only"])
+def test_a_primary_limit_without_a_reset_time_stops_with_the_token_hint(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock, kind: str
+) -> None:
+    """GitHub's recorded answer (Remaining 0, no reset header) and a bare "API rate limit exceeded"
+    message are the primary limit: stop and say so, not retry them as errors."""
+    server = start_github([row(n) for n in range(500, 504)])
+    server.add_fault(Fault(path="/commits", kind=kind))
+    store, status = collect(make_settings(server.url), clock, WEEK)
+    assert status.status is CoverageStatus.PARTIAL, status.note
+    assert "rate limit" in status.note and "set GITHUB_TOKEN" in status.note
+    assert sorted(by_number(store)) == list(range(500, 504))
+    commits = [path for path, _ in server.log if "/commits" in path]
+    assert len(commits) == 1 and server.log[-1][0] == commits[0]  # one attempt, and nothing after it
+    assert clock.sleeps == []
+
+
+def test_the_token_never_follows_a_next_page_to_another_host(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
+    rows = [row(n) for n in range(600, 730)]  # two pages of search results
+    elsewhere = start_github(rows)
+    api = start_github(rows, link_origin=elsewhere.url)
+    store, status = collect(make_settings(api.url, token="ghp_secret_value"), clock, WEEK)
+    assert elsewhere.log == [] and elsewhere.user_agents == []
+    assert status.status is CoverageStatus.PARTIAL
+    assert "stopped paging 127.0.0.1/search/issues: its next page is on another host" in status.note
+    assert len(by_number(store)) == 100

@@ -3,12 +3,17 @@
 It owns timeouts, jittered retries (tenacity) on 5xx / connection errors / truncated bodies,
 both kinds of rate limit, conditional requests against stored validators, the User-Agent,
 and the per-source request counts. Time comes from an injected clock, so tests never sleep.
+
+The headers a client is given (tokens, API keys) belong to its configured origin, the scheme,
+host and port of `base_url`: a request anywhere else, through a redirect or an absolute URL,
+carries only the User-Agent, and paging never follows a Link to another origin.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import socket
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -36,6 +41,20 @@ log = logging.getLogger(__name__)
 
 # GitHub asks clients to wait at least a minute after a secondary limit that names no wait.
 DEFAULT_SECONDARY_WAIT = 60.0
+# GitHub's words for the primary limit, also when a proxy dropped the X-RateLimit-* headers.
+PRIMARY_LIMIT_MESSAGE = "api rate limit exceeded"
+MAX_REDIRECTS = 10
+BOM = "\ufeff"
+
+Origin = tuple[str, str, int | None]
+
+
+class Unreachable(RemoteError):
+    """The host name does not resolve (no network, a typo in a URL): final, never retried."""
+
+    def __init__(self, host: str) -> None:
+        super().__init__(f"cannot reach {host} (name resolution failed)")
+        self.host = host
 
 
 class CachedPage:
@@ -61,6 +80,8 @@ class RequestStats:
     requests: int = 0
     not_modified: int = 0
     retries: int = 0
+    # What the client declined to fetch (a next page on another origin): the source's coverage note.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def charged(self) -> int:
@@ -73,6 +94,7 @@ class Page:
     links: dict[str, str] = field(default_factory=dict)
     status: int = 200
     from_cache: bool = False
+    url: str = ""
 
 
 def parse_link_header(value: str | None) -> dict[str, str]:
@@ -109,12 +131,18 @@ class HttpClient:
         self.cache = cache
         self.max_attempts = max_attempts
         self.max_rate_limit_wait = max_rate_limit_wait
+        # Without a base URL (feeds, calendars: public documents on any host) there is no origin
+        # to tie headers to, so they go with every request.
+        self._origin = _origin(httpx.URL(base_url)) if base_url else None
+        self._origin_headers = dict(headers or {})
+        self._unreachable: set[str] = set()
+        # Redirects are followed by hand, so credentials can be dropped when one leaves the origin.
         self._client = httpx.Client(
             base_url=base_url,
-            headers={"User-Agent": user_agent, **(headers or {})},
+            headers={"User-Agent": user_agent},
             timeout=timeout,
             transport=transport,
-            follow_redirects=True,
+            follow_redirects=False,
         )
 
     def close(self) -> None:
@@ -165,10 +193,20 @@ class HttpClient:
         return retrying(self._get_once, url, stats, params, headers, parse)
 
     def iter_pages(self, url: str, stats: RequestStats, params: Mapping[str, Any] | None = None) -> Iterator[Page]:
-        """The first page and every page after it through Link ``rel="next"``."""
+        """The first page and every page after it through Link ``rel="next"``, within the origin.
+
+        A next page elsewhere is not fetched (it would need the credentials, or the listing it
+        continues is not the API's): paging stops there, with a note in `stats`."""
         page = self.get_json(url, stats, params=params)
         yield page
         while "next" in page.links:
+            current, target = httpx.URL(page.url), httpx.URL(page.url).join(page.links["next"])
+            if _origin(target) != (self._origin or _origin(current)):
+                stats.notes.append(
+                    f"stopped paging {current.host}{current.path}: its next page is on another host "
+                    f"({target.host}:{target.port or target.scheme}), which is never sent the credentials"
+                )
+                return
             page = self.get_json(page.links["next"], stats)
             yield page
 
@@ -187,7 +225,12 @@ class HttpClient:
         parse: Callable[[str, str], Any],
     ) -> Page:
         request = self._client.build_request("GET", url, params=params, headers=headers)
+        if self._is_home(request.url):
+            for name, value in self._origin_headers.items():
+                request.headers.setdefault(name, value)
         key = str(request.url)
+        if request.url.host in self._unreachable:
+            raise Unreachable(request.url.host)  # found out once already: no request, no wait
         cached = self.cache.get_cached(key) if self.cache else None
         if cached:
             if cached.etag:
@@ -195,23 +238,49 @@ class HttpClient:
             if cached.last_modified:
                 request.headers["If-Modified-Since"] = cached.last_modified
         stats.requests += 1
-        try:
-            response = self._client.send(request)
-        except httpx.TimeoutException as exc:
-            raise TransientError(f"timed out: {_describe(request)} ({type(exc).__name__})") from None
-        except httpx.TransportError as exc:
-            raise TransientError(f"connection failed: {_describe(request)} ({type(exc).__name__})") from None
-        log.debug("GET %s -> %s", _describe(request), response.status_code)
+        response = self._send(request)
+        log.info("GET %s -> %s", _describe(request), response.status_code)
         if response.status_code == 304 and cached:
             stats.not_modified += 1
-            return Page(parse(cached.body, _describe(request)), cached.links, 304, from_cache=True)
+            return Page(parse(cached.body, _describe(request)), cached.links, 304, from_cache=True, url=key)
         self._raise_for_status(response)
         data = parse(response.text, _describe(request))
         links = parse_link_header(response.headers.get("Link"))
         etag, modified = response.headers.get("ETag"), response.headers.get("Last-Modified")
         if self.cache and (etag or modified):
             self.cache.put_cached(key, CachedPage(response.text, links, etag, modified))
-        return Page(data, links, response.status_code)
+        return Page(data, links, response.status_code, url=str(response.request.url))
+
+    def _send(self, request: httpx.Request) -> httpx.Response:
+        """Send, following redirects; one that leaves the origin goes without the client's headers."""
+        current = request
+        for _ in range(MAX_REDIRECTS + 1):
+            response = self._send_one(current)
+            following = response.next_request
+            if following is None:
+                return response
+            if not self._is_home(following.url):
+                for name in self._origin_headers:
+                    following.headers.pop(name, None)
+            current = following
+        raise RemoteError(f"more than {MAX_REDIRECTS} redirects from {_describe(request)}")
+
+    def _send_one(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return self._client.send(request)
+        except httpx.TimeoutException as exc:
+            raise TransientError(f"timed out: {_describe(request)} ({type(exc).__name__})") from None
+        except httpx.ConnectError as exc:
+            if _name_not_resolved(exc):  # no network, or a wrong host name: retrying cannot help
+                self._unreachable.add(request.url.host)
+                raise Unreachable(request.url.host) from None
+            raise TransientError(f"connection failed: {_describe(request)} ({type(exc).__name__})") from None
+        except httpx.TransportError as exc:
+            raise TransientError(f"connection failed: {_describe(request)} ({type(exc).__name__})") from None
+
+    def _is_home(self, url: httpx.URL) -> bool:
+        """Whether `url` is on the configured origin (always, for a client without one)."""
+        return self._origin is None or _origin(url) == self._origin
 
     def _raise_for_status(self, response: httpx.Response) -> None:
         status = response.status_code
@@ -234,15 +303,23 @@ class HttpClient:
         retry_after = response.headers.get("Retry-After")
         if retry_after is not None:
             self._throttle(_seconds(retry_after, DEFAULT_SECONDARY_WAIT), f"secondary rate limit on {where}", status)
-        if response.headers.get("X-RateLimit-Remaining") == "0":
-            reset = _seconds(response.headers.get("X-RateLimit-Reset"), 0.0)
-            wait = max(0.0, reset - self.clock.now()) + 1.0
-            if wait > self.max_rate_limit_wait:
-                raise RateLimited(f"rate limit exhausted on {where}; it resets in {wait / 60:.0f} min", reset)
-            self._throttle(wait, f"rate limit reached on {where}", status)
+        if response.headers.get("X-RateLimit-Remaining") == "0" or PRIMARY_LIMIT_MESSAGE in message.lower():
+            self._raise_primary_limit(response, where, message)
         if status == 429 or "secondary rate limit" in message.lower() or "abuse" in message.lower():
             self._throttle(DEFAULT_SECONDARY_WAIT, f"secondary rate limit on {where}", status)
         raise RemoteError(f"forbidden ({status}) by {where}: {message}", status)
+
+    def _raise_primary_limit(self, response: httpx.Response, where: str, message: str) -> None:
+        """The budget is spent: wait for a close reset; without a reset time there is nothing to
+        wait for (retrying would only spend attempts), so stop."""
+        reset = _seconds(response.headers.get("X-RateLimit-Reset"), -1.0)
+        if reset < 0:
+            detail = f": {message}" if message else ""
+            raise RateLimited(f"rate limit exhausted on {where}, no reset time given{detail}")
+        wait = max(0.0, reset - self.clock.now()) + 1.0
+        if wait > self.max_rate_limit_wait:
+            raise RateLimited(f"rate limit exhausted on {where}; it resets in {wait / 60:.0f} min", reset)
+        self._throttle(wait, f"rate limit reached on {where}", response.status_code)
 
     def _throttle(self, wait: float, what: str, status: int) -> None:
         if wait > self.max_rate_limit_wait:
@@ -253,13 +330,31 @@ class HttpClient:
 
 def _parse_json(text: str, where: str) -> Any:
     try:
-        return json.loads(text)
+        return json.loads(text.removeprefix(BOM))
     except ValueError:
         raise TransientError(f"truncated or invalid JSON from {where}") from None
 
 
 def _as_text(text: str, where: str) -> str:
-    return text
+    """The document without a UTF-8 byte order mark: decoding keeps it as a character, and
+    parsers (iCalendar's first of all) then fail on the very first line."""
+    return text.removeprefix(BOM)
+
+
+def _origin(url: httpx.URL) -> Origin:
+    """Scheme, host and port, the port spelled out when it is the scheme's default."""
+    default = {"http": 80, "https": 443}.get(url.scheme)
+    return url.scheme, url.host, url.port or default
+
+
+def _name_not_resolved(error: BaseException) -> bool:
+    """Whether a connection failed because the host name did not resolve (socket.gaierror)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, socket.gaierror):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _describe(request: httpx.Request) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime, timezone
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -11,6 +12,10 @@ from pytorch_insight.window import Window, parse_timestamp
 
 Kind = Literal["issue", "pull_request", "rfc", "commit", "forum", "blog", "event", "slack"]
 GITHUB_KINDS = frozenset({"issue", "pull_request", "rfc"})
+# Kinds whose `updated` and reply dates are people taking part (a reply in a topic or a thread):
+# an older topic discussed in the window belongs to it. On GitHub an update is anything at all
+# (a label, a bot, CI), so issues and PRs count only when created, closed or merged in the window.
+DISCUSSION_KINDS = frozenset({"forum", "slack"})
 
 # The item JSONL fields that are always written (null when unknown), then those written when known.
 JSONL_FIELDS = ("repo", "number", "kind", "state", "title", "author", "created", "labels", "body", "comments", "url")
@@ -26,6 +31,12 @@ class Comment(BaseModel):
     date: str | None = None
     kind: str = "comment"
     body: str | None = ""
+
+    @field_validator("date")
+    @classmethod
+    def _in_utc(cls, value: str | None) -> str | None:
+        # Lenient, unlike the item's own times: an odd comment date is kept as it came.
+        return utc_timestamp(value) if value is not None and parse_timestamp(value) is not None else value
 
     def key(self) -> tuple[Any, ...]:
         """Identity for merging threads: the GitHub id when known, else the visible content."""
@@ -71,19 +82,67 @@ class Item(BaseModel):
     def _is_timestamp(cls, value: str | None) -> str | None:
         if value is not None and parse_timestamp(value) is None:
             raise ValueError(f"not an ISO date or timestamp: {value!r}")
-        return value
+        return utc_timestamp(value) if value is not None else None
 
     def active_in(self, window: Window) -> bool:
-        """Created in the window, or older and closed or merged in it."""
-        return any(window.contains(parse_timestamp(moment)) for moment in (self.created, self.closed, self.merged))
+        """Whether the item belongs to the window: see `activity`."""
+        return any(window.contains(parse_timestamp(moment)) for moment in self.activity())
+
+    def activity(self) -> list[str]:
+        """The moments that place the item in a window: created, closed or merged (for GitHub
+        items, commits and posts, only these); for forum topics and Slack threads also the last
+        activity and each reply; for events also the day they were announced, so an event
+        announced in the window that starts later is reported when it is news."""
+        moments = [self.created, self.closed, self.merged]
+        if self.kind in DISCUSSION_KINDS:
+            moments += [self.updated, *(comment.date for comment in self.comments)]
+        if self.kind == "event":
+            announced = (self.model_extra or {}).get("announced")
+            moments.append(announced if isinstance(announced, str) else None)
+        return [moment for moment in moments if moment]
 
     def to_jsonl(self) -> dict[str, Any]:
-        """The item JSONL object: fixed fields first, known optional ones, then unknown fields."""
+        """The item JSONL object: fixed fields first, known optional ones, then unknown fields.
+
+        The id is written when the other fields cannot give it back (an event without a URL, a
+        forum topic), so an exported item imports under the same id."""
         data = self.model_dump(mode="json")
-        line = {name: data[name] for name in JSONL_FIELDS}
+        line = {"id": self.id} if self.id != derived_item_id(data) else {}
+        line.update({name: data[name] for name in JSONL_FIELDS})
         line.update({name: data[name] for name in JSONL_OPTIONAL if data[name] not in (None, [])})
         line.update(self.model_extra or {})
         return line
+
+
+def utc_timestamp(text: str) -> str:
+    """An ISO timestamp in UTC with the ``Z`` suffix (``...+02:00`` -> ``...Z``, a time without a
+    zone is taken as UTC), so stored times compare as text too; a bare date and an already-UTC
+    ``...Z`` stamp are kept as they are."""
+    try:
+        date.fromisoformat(text)
+        return text
+    except ValueError:
+        pass
+    moment = parse_timestamp(text)
+    return text if moment is None or text.endswith("Z") else utc_stamp(moment)
+
+
+def utc_stamp(moment: datetime) -> str:
+    """An aware datetime as the UTC ``...Z`` string items carry."""
+    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def derived_item_id(line: dict[str, Any]) -> str | None:
+    """The id an item JSONL line without one is imported under (the rule `jsonl.item_from_line`
+    applies): repo+number, repo+sha, else kind+URL."""
+    kind, repo, number = line.get("kind"), line.get("repo"), line.get("number")
+    if kind in GITHUB_KINDS and repo and isinstance(number, int):
+        return github_item_id(repo, number)
+    if kind == "commit" and repo and line.get("sha"):
+        return commit_item_id(repo, line["sha"])
+    if line.get("url"):
+        return f"{kind}:{line['url']}"
+    return None
 
 
 def merge_comments(old: list[Comment], new: list[Comment]) -> list[Comment]:

@@ -54,7 +54,10 @@ class Fault:
     """Answer the next `times` requests whose path matches `path` with a failure."""
 
     path: str
-    kind: str  # "status", "secondary", "primary", "delay", "truncate"
+    # "status", "secondary", "primary", "delay", "truncate"; "primary_no_reset" (the recorded 2013
+    # answer: Remaining 0 and no reset header) and "primary_message_only" (no rate headers at all,
+    # as behind a proxy that drops them: only GitHub's message says what happened)
+    kind: str
     times: int = 1
     status: int = 502
     retry_after: int = 60
@@ -88,6 +91,7 @@ class FakeGitHub(LocalServer):
         latency: float = 0.0,
         search_cap: int = 1000,
         now: Callable[[], float] = time.time,
+        link_origin: str | None = None,
     ) -> None:
         self.threads: dict[str, dict[int, Thread]] = {}
         for row in rows:
@@ -102,6 +106,8 @@ class FakeGitHub(LocalServer):
         self.faults: list[Fault] = []
         self.user_agents: list[str] = []
         self.buckets: dict[tuple[str, str], Bucket] = {}
+        # Where Link headers point (a misconfigured or hostile server sends clients elsewhere).
+        self.link_origin = link_origin
 
     def handler_class(self) -> type[BaseHTTPRequestHandler]:
         return type("Handler", (_Handler,), {"fake": self})
@@ -389,10 +395,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self.primary_limit(bucket, resource)
         api = f"http://{self.headers.get('Host')}"
         status, body, headers = fake.route(parts.path, query, api)
+        links = fake.link_origin or api
         if status == 200 and isinstance(body, list):
-            body, headers = self.paginate(body, parts.path, query, api)
+            body, headers = self.paginate(body, parts.path, query, links)
         elif status == 200 and parts.path == "/search/issues":
-            body, headers = self.paginate_search(body, parts.path, query, api)
+            body, headers = self.paginate_search(body, parts.path, query, links)
         encoded = json.dumps(body).encode()
         etag = 'W/"' + hashlib.sha256(encoded).hexdigest() + '"'
         if status == 200 and self.headers.get("If-None-Match") == etag:
@@ -428,6 +435,21 @@ class _Handler(BaseHTTPRequestHandler):
         elif fault.kind == "primary":
             bucket.used = bucket.limit
             self.primary_limit(bucket, resource)
+        elif fault.kind == "primary_no_reset":
+            self.reply(
+                403,
+                {"message": "API Rate Limit Exceeded for 127.0.0.1"},
+                {"X-RateLimit-Limit": str(bucket.limit), "X-RateLimit-Remaining": "0"},
+            )
+        elif fault.kind == "primary_message_only":
+            self.reply(
+                403,
+                {
+                    "message": "API rate limit exceeded for user ID 1.",
+                    "documentation_url": f"{DOCS}/overview/rate-limits-for-the-rest-api",
+                },
+                {},
+            )
         elif fault.kind == "truncate":
             body = json.dumps([{"message": "x" * 50}] * 20).encode()
             self.send(200, body[: len(body) // 2], {"Content-Type": "application/json; charset=utf-8"})

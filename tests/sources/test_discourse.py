@@ -162,3 +162,55 @@ def test_an_api_key_goes_in_discourse_headers(tmp_path: Path, forum: FakeDiscour
         collect_one(store, source, WEEK)
     assert all(h.get("Api-Key") == "k-123" and h.get("Api-Username") == "system" for h in forum.headers_seen)
     assert b"k-123" not in Path(settings.db).read_bytes()
+
+
+def test_one_topic_that_fails_is_noted_and_the_others_are_stored(tmp_path: Path, forum: FakeDiscourse) -> None:
+    forum.add_trouble(Trouble(r"^/t/3\.json$", Reply.json(500, {"errors": ["Internal error"]}), times=10))
+    store, status = collect(tmp_path, forum.url)
+    assert sorted(stored(store)) == [2]
+    assert status.status is CoverageStatus.PARTIAL and status.items == 1
+    assert status.note.startswith("1 topic could not be read: topic 3 (server error 500 from 127.0.0.1/t/3.json)")
+
+
+def test_when_every_topic_fails_the_forum_failed(tmp_path: Path, forum: FakeDiscourse) -> None:
+    forum.add_trouble(Trouble(r"^/t/\d+\.json$", Reply.json(404, {"errors": ["gone"], "error_type": "not_found"}), 9))
+    store, status = collect(tmp_path, forum.url)
+    assert (status.status, store.count_items()) == (CoverageStatus.FAILED, 0)
+    assert status.note.startswith("2 topics could not be read: topic 3 (not found (404)")
+
+
+def test_an_older_topic_discussed_in_the_window_belongs_to_it(tmp_path: Path, forum: FakeDiscourse) -> None:
+    store, _ = collect(tmp_path, forum.url)
+    older = stored(store)[3]  # opened in March, a reply on April 10
+    assert older.created == "2026-03-01T10:00:00Z" and older.updated == "2026-04-10T10:00:00Z"
+    assert older.active_in(WEEK)
+    assert sorted(int(item.id.rsplit("/", 1)[1]) for item in store.iter_items() if item.active_in(WEEK)) == [2, 3]
+    assert not older.active_in(make_window("2026-04-14", "2026-04-20"))
+
+
+def test_times_with_an_offset_are_stored_in_utc(tmp_path: Path) -> None:
+    topic = Topic(8, "Late night in Tokyo", posts("2026-04-08T01:30:00+09:00", "2026-04-08T08:59:00+09:00"))
+    with FakeDiscourse([topic], CATEGORIES) as server:
+        store, _ = collect(tmp_path, server.url)
+    item = stored(store)[8]
+    assert (item.created, item.updated) == ("2026-04-07T16:30:00Z", "2026-04-07T23:59:00Z")
+    assert [comment.date for comment in item.comments] == ["2026-04-07T23:59:00Z"]
+    # All of it on April 7 in UTC, though the texts say the 8th.
+    assert item.active_in(WEEK) and not item.active_in(make_window("2026-04-08", "2026-04-13"))
+
+
+def test_the_api_key_never_follows_a_redirect_to_another_host(tmp_path: Path, forum: FakeDiscourse) -> None:
+    from contextlib import ExitStack
+
+    from pytorch_insight.collect import build_sources
+
+    settings = settings_for(tmp_path, DISCOURSE_API_KEY="k-123", DISCOURSE_API_USERNAME="system")
+    settings.profile = settings.profile.model_copy(update={"forums": [ForumConfig(name="dev-discuss", url=forum.url)]})
+    store = Store.open(settings.db)
+    with FakeDiscourse(forum_topics(), CATEGORIES, per_page=2) as elsewhere, ExitStack() as stack:
+        forum.add_trouble(Trouble(r"^/latest\.json$", Reply(302, b"", {"Location": f"{elsewhere.url}/latest.json"})))
+        [source] = build_sources(settings, store, stack, ("forum",), clock=FakeClock())
+        collect_one(store, source, WEEK)
+    assert elsewhere.headers_seen and forum.headers_seen
+    assert not any("Api-Key" in h or "Api-Username" in h for h in elsewhere.headers_seen)
+    assert all(h.get("Api-Key") == "k-123" for h in forum.headers_seen)

@@ -126,3 +126,22 @@ def test_the_fake_answers_in_the_recorded_shapes() -> None:
         )
         == []
     )
+
+
+def test_the_token_never_follows_a_redirect_to_another_host(tmp_path: Path) -> None:
+    with workspace() as slack, workspace() as elsewhere:
+        slack.add_trouble(
+            Trouble("^/conversations.history$", Reply(302, b"", {"Location": f"{elsewhere.url}/conversations.history"}))
+        )
+        _, status = collect(tmp_path, slack.url, ["C0COMPILE"])
+    assert [path.split("?")[0] for path, _ in elsewhere.log] == ["/conversations.history"]
+    assert not any("Authorization" in headers for headers in elsewhere.headers_seen)
+    assert TOKEN not in status.note
+
+
+def test_a_thread_answered_later_counts_for_the_window_of_its_replies(tmp_path: Path) -> None:
+    with workspace() as slack:
+        store, _ = collect(tmp_path, slack.url, ["C0COMPILE"])
+    thread = next(item for item in store.iter_items() if item.comments)
+    assert thread.updated == "2026-04-09T11:00:00Z"  # Slack's latest_reply
+    assert thread.active_in(WEEK)

@@ -3,7 +3,7 @@
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from pytorch_insight.http import RequestStats
+from pytorch_insight.http import RequestStats, Unreachable
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.window import Window
 
@@ -31,8 +31,16 @@ class Source(Protocol):
         ...
 
 
+def unreachable_note(error: Unreachable, setting: str) -> str:
+    """The note of a source whose host does not resolve, naming the setting to check."""
+    return f"{error}: check the network or {setting}"
+
+
 def finished(name: str, stats: RequestStats, items: int, problems: Sequence[str]) -> SourceStatus:
-    """The usual ending: ok without problems, partial when something was stored anyway, else failed."""
+    """The usual ending: ok without problems, partial when something was stored anyway, else failed.
+
+    What the HTTP client declined to fetch (`stats.notes`) counts as a problem too."""
+    problems = [*problems, *stats.notes]
     if not problems:
         status = CoverageStatus.OK
     else:

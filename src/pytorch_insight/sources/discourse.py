@@ -9,14 +9,15 @@ from urllib.parse import urlsplit
 
 from pytorch_insight.config import ForumConfig
 from pytorch_insight.errors import RateLimited, RemoteError, Unauthorized
-from pytorch_insight.http import HttpClient, RequestStats
+from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import Emit, Progress
+from pytorch_insight.sources import Emit, Progress, unreachable_note
 from pytorch_insight.sources.html_text import html_to_text
 from pytorch_insight.window import Window, parse_timestamp
 
 MAX_LATEST_PAGES = 30  # a window months back would otherwise page through the forum's whole history
 MAX_TOPIC_PAGES = 10
+UNREAD_NAMED = 5  # the coverage note names this many unread topics, then counts the rest
 
 
 def forum_item_id(host: str, topic_id: int) -> str:
@@ -32,6 +33,7 @@ class DiscourseSource:
 
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
         stats, notes, stored = RequestStats(), [], 0
+        unread: list[str] = []  # topics whose own request failed; the others are still read
         status = CoverageStatus.OK
         try:
             categories = self._categories(stats)
@@ -39,7 +41,7 @@ class DiscourseSource:
             for topic in self._recent_topics(stats, window, notes):
                 if wanted is not None and topic.get("category_id") not in wanted:
                     continue
-                item = self._topic_item(stats, topic, window, categories)
+                item = self._read_topic(stats, topic, window, categories, unread)
                 if item is not None:
                     emit([item])
                     stored += 1
@@ -48,10 +50,15 @@ class DiscourseSource:
             status, notes = CoverageStatus.PARTIAL, [*notes, f"rate limited: {exc}"]
         except Unauthorized:
             status, notes = CoverageStatus.FAILED, [*notes, "the forum rejected DISCOURSE_API_KEY (401)"]
+        except Unreachable as exc:
+            note = unreachable_note(exc, f"the url of {self.name} in the profile")
+            status, notes = CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED, [*notes, note]
         except RemoteError as exc:
             status, notes = CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED, [*notes, str(exc)]
+        notes += _unread_note(unread) + stats.notes
         if notes and status is CoverageStatus.OK:
-            status = CoverageStatus.PARTIAL
+            # Topics failing one by one until none was read is a failed forum, not a partial one.
+            status = CoverageStatus.PARTIAL if stored or not unread else CoverageStatus.FAILED
         return SourceStatus(
             name=self.name,
             status=status,
@@ -60,6 +67,25 @@ class DiscourseSource:
             not_modified=stats.not_modified,
             note="; ".join(notes),
         )
+
+    def _read_topic(
+        self,
+        stats: RequestStats,
+        topic: dict[str, Any],
+        window: Window,
+        categories: dict[int, dict[str, Any]],
+        unread: list[str],
+    ) -> Item | None:
+        """One topic's item; a topic whose request fails (deleted since the listing, a page that
+        keeps erroring) is noted in `unread` and skipped. What ends the whole forum (rate limit,
+        rejected key, no network) is raised."""
+        try:
+            return self._topic_item(stats, topic, window, categories)
+        except (RateLimited, Unauthorized, Unreachable):
+            raise
+        except RemoteError as exc:
+            unread.append(f"{topic.get('id')} ({exc})")
+            return None
 
     def _categories(self, stats: RequestStats) -> dict[int, dict[str, Any]]:
         data = self.client.get_json("/categories.json", stats, params={"include_subcategories": "true"}).data
@@ -153,6 +179,14 @@ class DiscourseSource:
             category=category.get("name"),
             views=data.get("views"),
         )
+
+
+def _unread_note(unread: list[str]) -> list[str]:
+    if not unread:
+        return []
+    named = "; ".join(f"topic {topic}" for topic in unread[:UNREAD_NAMED])
+    more = f" and {len(unread) - UNREAD_NAMED} more" if len(unread) > UNREAD_NAMED else ""
+    return [f"{len(unread)} topic{'s' if len(unread) > 1 else ''} could not be read: {named}{more}"]
 
 
 def _last_post_before(posts: list[dict[str, Any]], window: Window) -> bool:

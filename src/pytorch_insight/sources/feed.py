@@ -11,9 +11,9 @@ import feedparser
 
 from pytorch_insight.config import FeedConfig
 from pytorch_insight.errors import RemoteError
-from pytorch_insight.http import HttpClient, RequestStats
-from pytorch_insight.model import CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import Emit, Progress
+from pytorch_insight.http import HttpClient, RequestStats, Unreachable
+from pytorch_insight.model import CoverageStatus, Item, SourceStatus, utc_stamp
+from pytorch_insight.sources import Emit, Progress, unreachable_note
 from pytorch_insight.sources.html_text import html_to_text
 from pytorch_insight.window import Window
 
@@ -38,6 +38,9 @@ class FeedSource:
         stats = RequestStats()
         try:
             text = self.client.get_text(self.feed.url, stats).data
+        except Unreachable as exc:
+            note = unreachable_note(exc, f"the url of {self.name} in the profile")
+            return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests, note=note)
         except RemoteError as exc:
             return SourceStatus(name=self.name, status=CoverageStatus.FAILED, requests=stats.requests, note=str(exc))
         parsed = feedparser.parse(text.encode("utf-8"))
@@ -77,7 +80,7 @@ class FeedSource:
             title=html_to_text(entry.get("title")),
             body=html_to_text(content),
             author=entry.get("author"),
-            created=moment.isoformat().replace("+00:00", "Z"),
+            created=utc_stamp(moment),
             labels=[tag.get("term", "") for tag in entry.get("tags") or []],
             raw={
                 key: dict.get(entry, key)

@@ -18,7 +18,7 @@ from typing import Any
 from pytorch_insight.analysis.code import file_changes
 from pytorch_insight.config import Profile
 from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Unauthorized
-from pytorch_insight.http import HttpClient, RequestStats
+from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import (
     Comment,
     Item,
@@ -26,7 +26,7 @@ from pytorch_insight.model import (
     github_item_id,
     merge_comments,
 )
-from pytorch_insight.sources import Emit, Lookup, Progress, finished
+from pytorch_insight.sources import Emit, Lookup, Progress, finished, unreachable_note
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
 from pytorch_insight.window import Window, github_time, parse_timestamp
 
@@ -177,6 +177,8 @@ class GitHubSource:
                     phase(run, window, save, progress)
                 except RateLimited as exc:
                     stop = self._budget_note(exc)
+                except Unreachable as exc:  # no network: every further request would fail the same way
+                    stop = unreachable_note(exc, "GITHUB_API_URL")
                 except Unauthorized:
                     stop = "GitHub rejected the token (401): check GITHUB_TOKEN"
                     run.fatal = True

@@ -8,9 +8,9 @@ from typing import Any
 
 from pytorch_insight.config import SlackConfig
 from pytorch_insight.errors import RemoteError
-from pytorch_insight.http import HttpClient, RequestStats
+from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import Emit, Progress, finished
+from pytorch_insight.sources import Emit, Progress, finished, unreachable_note
 from pytorch_insight.window import Window
 
 PAGE = 200
@@ -60,6 +60,8 @@ class SlackSource:
                         note=f"Slack rejected SLACK_TOKEN ({exc})",
                     )
                 notes.append(f"#{channel}: {exc}")
+            except Unreachable as exc:  # no network: the other channels would fail the same way
+                return finished(self.name, stats, stored, [*notes, unreachable_note(exc, "SLACK_API_URL")])
             except RemoteError as exc:  # rate limits included: the other channels still get their turn
                 notes.append(f"#{channel}: {exc}")
         return finished(self.name, stats, stored, notes)
@@ -134,6 +136,7 @@ class SlackSource:
             body=text,
             author=self._author(stats, message),
             created=_time(ts),
+            updated=_time(message["latest_reply"]) if message.get("latest_reply") else None,
             comments=[
                 Comment(
                     id=r.get("ts"),
