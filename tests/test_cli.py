@@ -45,13 +45,33 @@ def assert_one_line_error(err: str, fragment: str) -> None:
         (["collect", "--since", "2026-04-20", "--until", "2026-04-07"], "is after --until"),
         (["collect", "--profile", "nope"], "unknown profile 'nope'"),
         (["collect", "--config", "/nonexistent/config.toml"], "cannot read config file"),
-        (["collect", "--bogus"], "No such option"),
+        (["collect", "--since", "0001-01-01", "--until", "2026-04-20"], "--since 0001-01-01 is too early"),
+        (["collect", "--until", "0001-01-01"], "--until 0001-01-01 is too early"),
+        (["report", "--until", "9999-12-31"], "--until 9999-12-31 is in the future"),
+        (["collect", "--since", "9999-12-31"], "is after --until"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], fragment: str) -> None:
     code, _, err = run(capsys, *args)
     assert code == 2
     assert_one_line_error(err, fragment)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment", "hint"),
+    [
+        (["collect", "--bogus"], "No such option '--bogus'", "Try 'pytorch-insight collect --help' for help."),
+        (["bogus"], "No such command 'bogus'", "Try 'pytorch-insight --help' for help."),
+        (["import"], "Missing argument 'PATH'", "Try 'pytorch-insight import --help' for help."),
+    ],
+)
+def test_usage_errors_keep_the_help_hint(
+    capsys: pytest.CaptureFixture[str], args: list[str], fragment: str, hint: str
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert (code, out) == (2, "")
+    first, second = err.splitlines()
+    assert first.startswith("error: ") and fragment in first and second == hint, err
 
 
 def test_unusable_database_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -136,7 +156,10 @@ def test_import_reports_bad_lines_and_keeps_the_good_ones(capsys: pytest.Capture
     code, _, err = run(capsys, "import", "--db", db, str(path))
     assert code == 0
     assert f"{path}:2: skipped: not JSON" in err and f"{path}:4: skipped: expected a JSON object" in err
-    assert "imported 3 items" in err and "Traceback" not in err
+    assert "imported 3 items" in err and "; 2 lines skipped" in err and "Traceback" not in err
+    path.write_text("{oops\n" + good[0] + "\n")
+    code, _, err = run(capsys, "import", "--db", db, str(path))
+    assert code == 0 and "imported 1 item from" in err and "; 1 line skipped" in err
     path.write_text("{oops\n")
     code, _, err = run(capsys, "import", "--db", db, str(path))
     assert code == 1 and Store.open(db).count_items() == 3
@@ -166,3 +189,16 @@ def test_the_installed_console_script_runs() -> None:
     )
     assert result.returncode == 2
     assert result.stderr.strip() == "error: --since must be a date like 2026-04-07, got 'nope'"
+
+
+def test_report_and_export_leave_the_database_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import hashlib
+
+    db = tmp_path / "insight.db"
+    assert run(capsys, "import", "-q", "--db", str(db), str(RAW_WEEKS))[0] == 0
+    Store.open(str(db)).close()  # let the writer's journal settle into the file
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    window = ("--since", "2026-04-07", "--until", "2026-04-20")
+    assert run(capsys, "report", "-q", "--db", str(db), *window, "--out", str(tmp_path / "site"))[0] == 0
+    assert run(capsys, "export", "-q", "--db", str(db), str(tmp_path / "out.jsonl"))[0] == 0
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before

@@ -1,3 +1,5 @@
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,50 @@ def test_a_bad_regular_expression_in_a_profile_is_reported_with_its_place(tmp_pa
     )
     with pytest.raises(ConfigError, match=r"invalid at areas\.0\.patterns: Value error, bad regular expression"):
         load_profile(str(path))
+
+
+MINIMAL_PROFILE = 'name = "x"\ntitle = { zh = "x", en = "x" }\n[github]\nrepositories = ["o/r"]\n'
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        ("Pull Request resolved: (unclosed", "bad regular expression"),
+        (r"Pull Request resolved: .*/pull/(\\d+)", "needs a (?P<number>...) group"),
+    ],
+)
+def test_a_bad_landed_pattern_fails_at_load_naming_the_field(tmp_path: Path, pattern: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(MINIMAL_PROFILE + f"landed_pattern = '{pattern}'\n")
+    with pytest.raises(ConfigError, match=r"invalid at github\.landed_pattern: Value error, ") as error:
+        load_profile(str(path))
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_good_landed_pattern_loads(tmp_path: Path) -> None:
+    path = tmp_path / "good.toml"
+    path.write_text(MINIMAL_PROFILE + "landed_pattern = 'Landed as #(?P<number>\\d+)'\n")
+    assert load_profile(str(path)).github.landed_pattern == r"Landed as #(?P<number>\d+)"
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("postgresql+psycopg://me:pw@127.0.0.1:9/insight", 'not installed: pip install "pytorch-insight[postgres]"'),
+        ("postgresql://me:pw@127.0.0.1:9/insight", 'pip install "pytorch-insight[postgres]"'),
+        ("postgresql+psycopg2://me:pw@127.0.0.1:9/insight", "use a postgresql+psycopg:// URL"),
+    ],
+)
+def test_a_postgresql_url_without_its_driver_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, url: str, message: str
+) -> None:
+    for driver in ("psycopg", "psycopg2"):  # not installed, whatever this machine has
+        monkeypatch.setitem(sys.modules, driver, None)
+    with pytest.raises(ConfigError, match=re.escape(message)) as error:
+        load_settings(db=url, env={})
+    assert "No module named" not in str(error.value) and "pw" not in str(error.value)
+
+
+def test_paths_and_sqlite_urls_need_no_driver_check(tmp_path: Path) -> None:
+    assert load_settings(db=f"sqlite:///{tmp_path / 'x.db'}", env={}).db.startswith("sqlite:///")
+    assert load_settings(db=str(tmp_path / "x.db"), env={}).db == str(tmp_path / "x.db")

@@ -1,12 +1,18 @@
-"""The command line: parsing and wiring only; the work happens in the stage modules."""
+"""The command line: parsing and wiring only; the work happens in the stage modules.
+
+Results go to standard output (the written paths, JSON with --json, a report written to `-`,
+exported items); progress, tables and messages go to standard error, so a pipe gets only results.
+"""
 
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import sys
-from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,29 +21,54 @@ from rich.console import Console
 from rich.progress import Progress as RichProgress
 from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from pytorch_insight import __version__
 from pytorch_insight.analysis.llm import LLMAnalyser
 from pytorch_insight.collect import SOURCE_NAMES, build_sources, run_collection
 from pytorch_insight.config import Settings, load_settings, with_llm
-from pytorch_insight.errors import ConfigError, InsightError
-from pytorch_insight.jsonl import export_items, import_file
+from pytorch_insight.errors import ConfigError, InsightError, NoItemsError
+from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
 from pytorch_insight.model import CoverageStatus, SourceStatus
 from pytorch_insight.pipeline import assess
 from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.i18n import LANGUAGES
-from pytorch_insight.report.write import parse_formats, write_report
+from pytorch_insight.report.model import Report
+from pytorch_insight.report.render import render_html, render_markdown
+from pytorch_insight.report.write import FORMATS, parse_formats, write_report
 from pytorch_insight.sources import NoProgress, Progress
 from pytorch_insight.store import LLMLedger, Store
 from pytorch_insight.window import Window, make_window, parse_day
 
-stderr = Console(stderr=True)
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+# stderr width when it is not a terminal: rich would cut a log file's or a pipe's table at 80
+# columns; a table is only as wide as its content, so this just means "never cut".
+PIPE_WIDTH = 10_000
+INTERRUPTED = "interrupted: what was fetched is stored; run the same command again to continue"
 STATUS_MARK = {
     CoverageStatus.OK: "[green]ok[/]",
     CoverageStatus.PARTIAL: "[yellow]partial[/]",
     CoverageStatus.SKIPPED: "[yellow]skipped[/]",
     CoverageStatus.FAILED: "[red]failed[/]",
 }
+RENDERERS: dict[str, Callable[[Report], str]] = {
+    "md": render_markdown,
+    "html": render_html,
+    "json": lambda report: report.model_dump_json(indent=2) + "\n",
+}
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def err_console() -> Console:
+    console = Console(stderr=True)
+    return console if console.is_terminal else Console(stderr=True, width=PIPE_WIDTH)
+
+
+def print_json(data: object) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 class Context:
@@ -46,45 +77,80 @@ class Context:
         self.verbose = verbose
         self.quiet = quiet
 
-    def open_store(self) -> Store:
-        return Store.open(self.settings.db)
+    def open_store(self, readonly: bool = False) -> Store:
+        return Store.open(self.settings.db, readonly=readonly)
+
+
+@dataclass(frozen=True)
+class CommonOptions:
+    db: str | None = None
+    profile: str | None = None
+    config_file: str | None = None
+    verbose: int = 0
+    quiet: bool = False
+
+    def then(self, later: CommonOptions) -> CommonOptions:
+        """These options (given before the command) with those given after it applied on top."""
+        return CommonOptions(
+            db=later.db or self.db,
+            profile=later.profile or self.profile,
+            config_file=later.config_file or self.config_file,
+            verbose=self.verbose + later.verbose,
+            quiet=self.quiet or later.quiet,
+        )
+
+
+def shared_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--db, --profile, --config, -v, -q: defined once, taken before the command and after it."""
+    options = [
+        click.option("--db", help="Database path or URL (default: a per-user SQLite file)."),
+        click.option("--profile", help="Profile name (e.g. pytorch) or path to a profile TOML."),
+        click.option("--config", "config_file", type=click.Path(dir_okay=False), help="User config TOML."),
+        click.option(
+            "-v",
+            "--verbose",
+            count=True,
+            help="Log on stderr: -v what the project does, -vv its details, -vvv also the HTTP libraries'.",
+        ),
+        click.option("-q", "--quiet", is_flag=True, help="No progress, tables or summaries on stderr."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
 
 
 def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The options every command shares, resolved into one Context argument."""
+    """The options every command shares, resolved (with those given before it) into one Context."""
 
-    @click.option("--db", help="Database path or URL (default: a per-user SQLite file).")
-    @click.option("--profile", help="Profile name (e.g. pytorch) or path to a profile TOML.")
-    @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="User config TOML.")
-    @click.option("-v", "--verbose", count=True, help="More log output on stderr (-vv for HTTP details).")
-    @click.option("-q", "--quiet", is_flag=True, help="No progress bars or tables.")
+    @shared_options
     @functools.wraps(command)
     def wrapper(
         db: str | None, profile: str | None, config_file: str | None, verbose: int, quiet: bool, **kwargs: Any
     ) -> Any:
-        configure_logging(verbose, quiet)
-        settings = load_settings(profile=profile, db=db, config_file=config_file)
-        return command(Context(settings, verbose, quiet), **kwargs)
+        before = click.get_current_context().find_object(CommonOptions) or CommonOptions()
+        options = before.then(CommonOptions(db, profile, config_file, verbose, quiet))
+        configure_logging(options.verbose, options.quiet)
+        settings = load_settings(profile=options.profile, db=options.db, config_file=options.config_file)
+        return command(Context(settings, options.verbose, options.quiet), **kwargs)
 
     return wrapper
 
 
 def configure_logging(verbose: int, quiet: bool) -> None:
-    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
-    logging.basicConfig(
-        level=logging.ERROR if quiet else level,
-        stream=sys.stderr,
-        format="%(levelname)s %(name)s: %(message)s",
-        force=True,
-    )
-    if verbose < 2:
-        logging.getLogger("httpx").setLevel(logging.WARNING)
+    """The project's own log by -v (INFO) and -vv (DEBUG); the HTTP libraries' debug output would
+    drown it, so it needs -vvv."""
+    own = logging.ERROR if quiet else {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG)
+    libraries = logging.ERROR if quiet else logging.DEBUG if verbose >= 3 else logging.WARNING
+    logging.basicConfig(level=libraries, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s", force=True)
+    logging.getLogger("pytorch_insight").setLevel(own)
+    for name in ("httpx", "httpcore"):
+        logging.getLogger(name).setLevel(libraries)
     # The SDK's debug log dumps whole request options; keys must never reach a log, whatever -v says.
-    logging.getLogger("openai").setLevel(max(logging.INFO, logging.getLogger().level))
+    logging.getLogger("openai").setLevel(max(logging.INFO, libraries))
 
 
 class ConsoleProgress:
-    """One spinner line per source on stderr, with the number of items stored so far."""
+    """A terminal: one live spinner line per source, with the number of items stored so far."""
 
     def __init__(self, progress: RichProgress) -> None:
         self.progress = progress
@@ -92,18 +158,66 @@ class ConsoleProgress:
 
     def update(self, source: str, description: str, items: int) -> None:
         if source not in self.tasks:
-            self.tasks[source] = self.progress.add_task(description, total=None, items=0)
-        self.progress.update(self.tasks[source], description=f"{source}: {description}", items=items)
+            self.tasks[source] = self.progress.add_task(source, total=None, count="")
+        self.progress.update(self.tasks[source], description=f"{source}: {description}", count=plural(items, "item"))
 
 
-@click.group()
+class LineProgress:
+    """A pipe or a log file: a plain line whenever a source starts a new step (item counts change
+    too often to print each)."""
+
+    def __init__(self) -> None:
+        self.steps: dict[str, str] = {}
+
+    def update(self, source: str, description: str, items: int) -> None:
+        if self.steps.get(source) != description:
+            self.steps[source] = description
+            click.echo(f"{source}: {description}", err=True)
+
+
+@contextmanager
+def progress_display(quiet: bool) -> Iterator[Progress]:
+    if quiet:
+        yield NoProgress()
+        return
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield LineProgress()
+        return
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TextColumn("{task.fields[count]}"),
+        TimeElapsedColumn(),
+    )
+    with RichProgress(*columns, console=console, transient=True) as bar:
+        yield ConsoleProgress(bar)
+
+
+@click.group(context_settings=CONTEXT_SETTINGS, invoke_without_command=True)
 @click.version_option(__version__, prog_name="pytorch-insight")
-def cli() -> None:
-    """Collect a week of an open-source community's activity and report on it."""
+@shared_options
+@click.pass_context
+def cli(
+    click_context: click.Context,
+    db: str | None,
+    profile: str | None,
+    config_file: str | None,
+    verbose: int,
+    quiet: bool,
+) -> None:
+    """Collect a week of an open-source community's activity and report on it.
+
+    --db, --profile, --config, -v and -q are accepted before the command and after it."""
+    click_context.obj = CommonOptions(db, profile, config_file, verbose, quiet)
+    if click_context.invoked_subcommand is None:
+        click.echo(click_context.get_help())
 
 
 def window_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    command = click.option("--until", help="Last UTC day of the window (YYYY-MM-DD); default: yesterday.")(command)
+    command = click.option(
+        "--until", help="Last UTC day of the window (YYYY-MM-DD, today at the latest); default: yesterday."
+    )(command)
     return click.option("--since", help="First UTC day of the window (YYYY-MM-DD); default: 7 days before --until.")(
         command
     )
@@ -119,41 +233,54 @@ def source_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+def json_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("--json", "as_json", is_flag=True, help=f"Print {what} as JSON on stdout.")
+
+
 @cli.command()
 @window_options
 @source_option
+@json_option("the sources' status table")
 @common_options
-def collect(ctx: Context, since: str | None, until: str | None, source_names: Sequence[str]) -> None:
+def collect(ctx: Context, since: str | None, until: str | None, source_names: Sequence[str], as_json: bool) -> None:
     """Collect one window from every source into the database."""
     window = make_window(since, until)
-    fail_if_failed(collect_window(ctx, ctx.open_store(), window, source_names or SOURCE_NAMES))
+    statuses = collect_window(ctx, ctx.open_store(), window, source_names or SOURCE_NAMES, table=not as_json)
+    if as_json:
+        print_json(window_json(window) | {"sources": statuses_json(statuses)})
+    failure = collection_failure(statuses)
+    if failure:
+        fail(f"error: {failure}", 1)
 
 
-def collect_window(ctx: Context, store: Store, window: Window, source_names: Sequence[str]) -> list[SourceStatus]:
+def collect_window(
+    ctx: Context, store: Store, window: Window, source_names: Sequence[str], *, table: bool = True
+) -> list[SourceStatus]:
     arguments = {"since": window.since.isoformat(), "until": window.until.isoformat(), "sources": list(source_names)}
     with ExitStack() as stack:
         sources = build_sources(ctx.settings, store, stack, source_names)
-        if ctx.quiet:
-            statuses = run_collection(store, sources, window, NoProgress(), ctx.settings.profile.name, arguments)
-        else:
-            columns = (
-                SpinnerColumn(),
-                TextColumn("{task.description}"),
-                TextColumn("{task.fields[items]} items"),
-                TimeElapsedColumn(),
-            )
-            with RichProgress(*columns, console=stderr, transient=True) as bar:
-                progress: Progress = ConsoleProgress(bar)
-                statuses = run_collection(store, sources, window, progress, ctx.settings.profile.name, arguments)
-    if not ctx.quiet:
+        with progress_display(ctx.quiet) as progress:
+            statuses = run_collection(store, sources, window, progress, ctx.settings.profile.name, arguments)
+    if table and not ctx.quiet:
         print_statuses(statuses, f"{window.since} – {window.until}")
     return statuses
 
 
-def fail_if_failed(statuses: Sequence[SourceStatus]) -> None:
+def collection_failure(statuses: Sequence[SourceStatus]) -> str | None:
+    """What went wrong, from the failed sources' own notes; None when no source failed."""
     failed = [status for status in statuses if status.status is CoverageStatus.FAILED]
-    if failed:
-        fail("; ".join(f"error: {status.name}: {status.note}" for status in failed), 1)
+    if not failed:
+        return None
+    notes = "; ".join(f"{status.name}: {status.note or 'failed'}" for status in failed)
+    return notes if any(status.items for status in statuses) else f"collection failed: {notes}"
+
+
+def window_json(window: Window) -> dict[str, str]:
+    return {"since": window.since.isoformat(), "until": window.until.isoformat()}
+
+
+def statuses_json(statuses: Sequence[SourceStatus]) -> list[dict[str, Any]]:
+    return [status.model_dump(mode="json") for status in statuses]
 
 
 def print_statuses(statuses: Sequence[SourceStatus], title: str) -> None:
@@ -162,14 +289,14 @@ def print_statuses(statuses: Sequence[SourceStatus], title: str) -> None:
         table.add_column(column, justify="right" if column in ("items", "requests", "304s") else "left")
     for status in statuses:
         table.add_row(
-            status.name,
+            Text(status.name),
             str(status.items),
             str(status.requests),
             str(status.not_modified),
             STATUS_MARK[status.status],
-            status.note,
+            Text(status.note),  # notes quote URLs and titles: never read as rich markup
         )
-    stderr.print(table)
+    err_console().print(table)
 
 
 def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -178,17 +305,15 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--format",
             "formats",
-            default="md,html,json",
-            show_default=True,
-            help="Comma-separated output formats: md, html, json.",
+            help="Comma-separated output formats: md, html, json (default: all three; md with --out -).",
         ),
         click.option("--lang", type=click.Choice(LANGUAGES), default="zh", show_default=True, help="Report language."),
         click.option(
             "--out",
-            type=click.Path(path_type=Path, file_okay=False),
+            type=click.Path(path_type=Path, file_okay=False, allow_dash=True),
             default=Path("reports"),
             show_default=True,
-            help="Folder the report files, index.html and feed.xml are written to.",
+            help="Folder the report files, index.html and feed.xml are written to; '-' writes one format to stdout.",
         ),
         click.option(
             "--reader", help="Reader profile that drives the ranking (default: the profile's default reader)."
@@ -222,20 +347,43 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
             type=click.Path(path_type=Path, file_okay=False, exists=True),
             help="A local checkout to search for uses of what the focus PRs touch.",
         ),
+        json_option("the written paths"),
     ]
     for option in reversed(options):
         command = option(command)
     return command
 
 
-def write_window_report(
+@dataclass(frozen=True)
+class Output:
+    """Where a report goes: files in a folder, or one format on stdout (`--out -`)."""
+
+    out: Path
+    formats: tuple[str, ...]
+    as_json: bool
+
+    @property
+    def to_stdout(self) -> bool:
+        return str(self.out) == "-"
+
+
+def report_output(out: Path, formats: str | None, as_json: bool) -> Output:
+    """Checked before any work, so a usage mistake costs no collection."""
+    to_stdout = str(out) == "-"
+    wanted = parse_formats(formats) if formats else ("md",) if to_stdout else FORMATS
+    if to_stdout and len(wanted) > 1:
+        raise ConfigError("--out - writes one format to stdout: choose it with --format md, html or json")
+    if to_stdout and as_json:
+        raise ConfigError("--out - and --json both write to stdout: use one of them")
+    return Output(out, wanted, as_json)
+
+
+def build_window_report(
     ctx: Context,
     store: Store,
     window: Window,
     *,
-    formats: str,
     lang: str,
-    out: Path,
     reader: str | None,
     focus_size: int,
     deep_size: int,
@@ -243,21 +391,20 @@ def write_window_report(
     llm_model: str | None,
     llm_budget: int | None,
     llm_concurrency: int | None,
-) -> None:
-    """Rank, link and classify the stored items of a window and write the report (no network but the model's)."""
-    wanted = parse_formats(formats)
+) -> Report:
+    """Rank, link and classify the stored items of a window into the report (no network but the model's)."""
     profile = ctx.settings.profile
     reader_profile = profile.reader(reader)
     items = store.items_in_window(window)
     if not items:
-        raise InsightError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
+        raise NoItemsError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
     ranked = assess(items, profile, reader_profile.id, window=window)
     options = ReportOptions(lang=lang, focus_size=focus_size, deep_size=deep_size, downstream=downstream)
     llm = with_llm(ctx.settings, llm_model, llm_budget, llm_concurrency).llm
     if llm is not None:
         role = reader_profile.role.zh if lang == "zh" else reader_profile.role.en
         options.analyser = LLMAnalyser(llm, LLMLedger(store), lang=lang, role=role)
-    document = build_report(
+    return build_report(
         ranked,
         window=window,
         profile=profile,
@@ -266,23 +413,39 @@ def write_window_report(
         collected=len(items),
         options=options,
     )
-    paths = write_report(document, out, wanted)
+
+
+def publish(ctx: Context, document: Report, output: Output) -> dict[str, Any]:
+    """Write the report; the written paths go to stdout (unless --json: returned for its document)."""
+    if output.to_stdout:
+        click.echo(RENDERERS[output.formats[0]](document), nl=False)
+        paths: list[Path] = []
+    else:
+        paths = write_report(document, output.out, output.formats, ctx.settings.profile.reader(None).id)
+        if not output.as_json:
+            for path in paths:
+                click.echo(str(path))
+    high = document.stats.get("high", 0)
     if not ctx.quiet:
-        stderr.print(
-            f"wrote {', '.join(str(p) for p in paths)} ({len(document.items)} items, "
-            f"{document.stats['high']} high priority)",
-            markup=False,
-            highlight=False,
-        )
+        click.echo(f"report: {plural(len(document.items), 'item')}, {high} high priority", err=True)
+    return {"written": [str(path) for path in paths], "items": len(document.items), "high_priority": high}
 
 
 @cli.command()
 @window_options
 @report_options
 @common_options
-def report(ctx: Context, since: str | None, until: str | None, **options: Any) -> None:
+def report(
+    ctx: Context, since: str | None, until: str | None, out: Path, formats: str | None, as_json: bool, **options: Any
+) -> None:
     """Write the report of a window from the stored items (no network, but the model with --llm)."""
-    write_window_report(ctx, ctx.open_store(), make_window(since, until), **options)
+    window = make_window(since, until)
+    output = report_output(out, formats, as_json)
+    # Reading needs no write access, unless a model's answers are to be cached and logged.
+    reads_only = options.get("llm_model") is None and ctx.settings.llm is None
+    written = publish(ctx, build_window_report(ctx, ctx.open_store(readonly=reads_only), window, **options), output)
+    if as_json:
+        print_json(window_json(window) | written)
 
 
 @cli.command()
@@ -290,30 +453,58 @@ def report(ctx: Context, since: str | None, until: str | None, **options: Any) -
 @source_option
 @report_options
 @common_options
-def run(ctx: Context, since: str | None, until: str | None, source_names: Sequence[str], **options: Any) -> None:
+def run(
+    ctx: Context,
+    since: str | None,
+    until: str | None,
+    source_names: Sequence[str],
+    out: Path,
+    formats: str | None,
+    as_json: bool,
+    **options: Any,
+) -> None:
     """The main job: collect the window from every source, then write its report."""
     window = make_window(since, until)
+    output = report_output(out, formats, as_json)
     store = ctx.open_store()
-    statuses = collect_window(ctx, store, window, source_names or SOURCE_NAMES)
-    write_window_report(ctx, store, window, **options)
-    fail_if_failed(statuses)
+    statuses = collect_window(ctx, store, window, source_names or SOURCE_NAMES, table=not as_json)
+    failure = collection_failure(statuses)
+    result: dict[str, Any] = window_json(window) | {"sources": statuses_json(statuses)}
+    try:
+        result |= publish(ctx, build_window_report(ctx, store, window, **options), output)
+    except NoItemsError:
+        # Right after a collection, "run collect first" would mislead: say why nothing came.
+        if as_json:
+            print_json(result | {"written": []})
+        reason = failure or f"no items for {window.since} – {window.until}: no source had activity in the window"
+        fail(f"error: {reason}", 1)
+    if as_json:
+        print_json(result)
+    if failure:
+        fail(f"error: {failure}", 1)
 
 
 @cli.command(name="import")
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", type=click.Path(path_type=Path, allow_dash=True))
 @common_options
 def import_command(ctx: Context, path: Path) -> None:
-    """Import items from a JSONL file (bad lines are reported and skipped)."""
-    result = import_file(ctx.open_store(), path)
-    for line, message in result.errors:
-        click.echo(f"{path}:{line}: skipped: {message}", err=True)
-    if not ctx.quiet:
-        stderr.print(
-            f"imported {result.imported} items from {path}"
-            + (f"; {len(result.errors)} lines skipped" if result.errors else "")
-        )
+    """Import items from a JSONL file, or '-' for stdin (bad lines are reported and skipped)."""
+    store = ctx.open_store()
+    if str(path) == "-":
+        name, result = "<stdin>", import_lines(store, click.get_binary_stream("stdin"))
+    else:
+        name, result = str(path), import_file(store, path)
+    report_import(ctx, name, result)
     if result.errors and not result.imported:
         sys.exit(1)
+
+
+def report_import(ctx: Context, name: str, result: ImportResult) -> None:
+    for line, message in result.errors:
+        click.echo(f"{name}:{line}: skipped: {message}", err=True)
+    if not ctx.quiet:
+        skipped = f"; {plural(len(result.errors), 'line')} skipped" if result.errors else ""
+        click.echo(f"imported {plural(result.imported, 'item')} from {name}{skipped}", err=True)
 
 
 @cli.command(name="export")
@@ -325,7 +516,7 @@ def export_command(ctx: Context, path: Path, since: str | None, until: str | Non
     """Export stored items as JSONL ('-' for standard output)."""
     first = parse_day(since, "--since").isoformat() if since else None
     last = parse_day(until, "--until").isoformat() if until else None
-    items = ctx.open_store().iter_items(first, last)
+    items = ctx.open_store(readonly=True).iter_items(first, last)
     if str(path) == "-":
         count = export_items(items, sys.stdout)
     else:
@@ -335,15 +526,20 @@ def export_command(ctx: Context, path: Path, since: str | None, until: str | Non
         except OSError as exc:
             raise InsightError(f"cannot write {path}: {exc.strerror}") from None
     if not ctx.quiet:
-        stderr.print(f"exported {count} items to {path}")
+        click.echo(f"exported {plural(count, 'item')} to {path}", err=True)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: expected failures become one line on stderr and a non-zero exit."""
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="pytorch-insight", standalone_mode=False)
-    except click.exceptions.Abort:
-        fail("aborted", 130)
+        code = cli.main(
+            args=list(argv) if argv is not None else None, prog_name="pytorch-insight", standalone_mode=False
+        )
+    except click.exceptions.Abort:  # click turns Ctrl-C (KeyboardInterrupt) into Abort
+        fail(INTERRUPTED, 130)
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx else "pytorch-insight"
+        fail(f"error: {exc.format_message()}\nTry '{command} --help' for help.", exc.exit_code)
     except click.ClickException as exc:
         fail(f"error: {exc.format_message()}", exc.exit_code)
     except ConfigError as exc:
@@ -351,7 +547,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     except InsightError as exc:
         fail(f"error: {exc}", 1)
     except KeyboardInterrupt:
-        fail("interrupted: everything stored so far is kept; run again to resume", 130)
+        fail(INTERRUPTED, 130)
+    if isinstance(code, int) and code:
+        sys.exit(code)
 
 
 def fail(line: str, code: int) -> None:

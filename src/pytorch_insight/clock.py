@@ -1,6 +1,7 @@
 """Time as a dependency: production uses the system clock, tests advance a fake one."""
 
 import time
+from datetime import date, datetime, timezone
 from typing import Protocol
 
 
@@ -19,3 +20,8 @@ class SystemClock:
     def sleep(self, seconds: float) -> None:
         if seconds > 0:
             time.sleep(seconds)
+
+
+def utc_today(clock: Clock | None = None) -> date:
+    """The clock's current UTC calendar day (windows are UTC days)."""
+    return datetime.fromtimestamp((clock or SystemClock()).now(), timezone.utc).date()

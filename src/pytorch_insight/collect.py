@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from contextlib import ExitStack
 
@@ -18,6 +19,8 @@ from pytorch_insight.sources.github import GitHubSource
 from pytorch_insight.sources.slack import SlackSource
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
+
+log = logging.getLogger(__name__)
 
 SOURCE_NAMES = ("github", "forum", "blog", "events", "slack")
 # A little more than the default focus list, so another reader's focus is mostly covered too.
@@ -109,7 +112,20 @@ def run_collection(
     statuses: list[SourceStatus] = []
     try:
         for source in sources:
+            # Every source gets its progress line when it starts, also one that fails before
+            # reporting any progress of its own (no network), and says how it ended.
+            progress.update(source.name, "starting", 0)
+            log.info("%s: collecting %s – %s", source.name, window.since, window.until)
             status = source.fetch(window, store.save_items, progress)
+            progress.update(source.name, f"done ({status.status.value})", status.items)
+            log.info(
+                "%s: %s (items: %d, requests: %d, 304s: %d)",
+                status.name,
+                status.status.value,
+                status.items,
+                status.requests,
+                status.not_modified,
+            )
             store.save_source_status(run_id, status, window.since.isoformat(), window.until.isoformat())
             statuses.append(status)
     except BaseException:

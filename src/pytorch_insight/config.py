@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal, Mapping
 
 import platformdirs
 from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from pytorch_insight.errors import ConfigError, describe_validation_error
 
@@ -19,6 +21,7 @@ DEFAULT_PROFILE = "pytorch"
 EVERYONE = "everyone"  # the reader of a profile that defines none: every area weighs the same
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
 DEFAULT_SLACK_API_URL = "https://slack.com/api"
+POSTGRES_INSTALL = 'pip install "pytorch-insight[postgres]"'
 
 
 def _regexes(patterns: list[str]) -> list[str]:
@@ -50,7 +53,7 @@ class GitHubProfile(BaseModel):
     optional_repositories: list[str] = Field(default_factory=list)
     merge_bots: list[str] = Field(default_factory=list)
     merged_labels: list[str] = Field(default_factory=list)
-    landed_pattern: str = (
+    landed_pattern: Annotated[str, AfterValidator(_landed_pattern)] = (
         r"Pull Request resolved:\s*https?://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/pull/(?P<number>\d+)"
     )
     rfc_title_tags: list[str] = Field(default_factory=lambda: ["[RFC]"])
@@ -340,10 +343,13 @@ def load_settings(
     github = file_data.get("github", {})
     token = env.get("GITHUB_TOKEN") or None
     secrets = {name: SecretStr(env[name]) if env.get(name) else None for name in ("DISCOURSE_API_KEY", "SLACK_TOKEN")}
+    database = db or file_data.get("db") or str(default_db_path())
+    if isinstance(database, str):  # anything else is reported by the validation below
+        check_database_driver(database)
     try:
         return Settings(
             profile=load_profile(profile or file_data.get("profile") or DEFAULT_PROFILE),
-            db=db or file_data.get("db") or str(default_db_path()),
+            db=database,
             github_api_url=(env.get("GITHUB_API_URL") or github.get("api_url") or DEFAULT_GITHUB_API_URL).rstrip("/"),
             github_token=SecretStr(token) if token else None,
             discourse_api_key=secrets["DISCOURSE_API_KEY"],
@@ -355,6 +361,30 @@ def load_settings(
         )
     except ValidationError as exc:
         raise ConfigError(f"config file {path} is invalid {describe_validation_error(exc)}") from None
+
+
+def check_database_driver(db: str) -> None:
+    """A database URL whose driver is missing fails with what to install, before any work, rather
+    than as "No module named 'psycopg'" when the store opens. Paths and malformed URLs are the
+    store's to judge."""
+    if "://" not in db:
+        return
+    try:
+        url = make_url(db)
+        dialect = url.get_dialect()
+    except SQLAlchemyError:
+        return
+    try:
+        dialect.import_dbapi()
+    except ImportError as exc:
+        backend, driver = url.get_backend_name(), url.get_driver_name()
+        if backend != "postgresql":
+            raise ConfigError(f"the {backend} driver {driver} is not installed ({exc})") from None
+        if driver == "psycopg":
+            raise ConfigError(f"PostgreSQL needs its driver, which is not installed: {POSTGRES_INSTALL}") from None
+        raise ConfigError(
+            f"the PostgreSQL driver {driver} is not installed: {POSTGRES_INSTALL} and use a postgresql+psycopg:// URL"
+        ) from None
 
 
 def _llm_settings(section: dict[str, Any], env: Mapping[str, str]) -> LLMSettings | None:

@@ -15,6 +15,10 @@ class StoreError(InsightError):
     """The database cannot be opened or written."""
 
 
+class NoItemsError(InsightError):
+    """A report was asked for a window the store holds nothing of."""
+
+
 class ImportFormatError(InsightError):
     """A JSONL file that cannot be read at all."""
 

@@ -15,6 +15,10 @@ from pytorch_insight.model import GITHUB_KINDS, Item, commit_item_id, github_ite
 from pytorch_insight.store import Store
 
 BATCH = 500
+# Real payloads nest a handful of levels; a line nested deeper than this would exhaust the
+# recursion limit later on (validation, storage, export), so it is refused up front.
+MAX_DEPTH = 100
+TOO_DEEP = f"nested too deeply (more than {MAX_DEPTH} levels)"
 
 
 @dataclass
@@ -42,47 +46,81 @@ def item_from_line(data: dict[str, Any]) -> Item:
     return Item.model_validate({**values, "raw": data})
 
 
-def read_items(lines: Iterable[str]) -> Iterator[tuple[int, Item | str]]:
-    """(line number, item) for good lines and (line number, error) for bad ones; blanks skipped."""
+def read_items(lines: Iterable[bytes | str]) -> Iterator[tuple[int, Item | str]]:
+    """(line number, item) for good lines and (line number, error) for bad ones; blanks skipped.
+
+    Lines may be bytes: each is decoded on its own, so one bad byte costs one line, not the file."""
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+        parsed = parse_line(line, first=number == 1)
+        if parsed is not None:
+            yield number, parsed
+
+
+def parse_line(line: bytes | str, first: bool = False) -> Item | str | None:
+    """The item of one line, why the line is skipped, or None for a blank line."""
+    if isinstance(line, bytes):
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield number, f"not JSON ({exc.msg} at column {exc.colno})"
-            continue
-        if not isinstance(data, dict):
-            yield number, f"expected a JSON object, got {type(data).__name__}"
-            continue
-        try:
-            yield number, item_from_line(data)
-        except ValidationError as exc:
-            yield number, f"invalid {describe_validation_error(exc)}"
-        except ValueError as exc:
-            yield number, str(exc)
+            line = line.decode("utf-8")
+        except UnicodeDecodeError:
+            return "not valid UTF-8"
+    if first:
+        line = line.removeprefix("\ufeff")  # the byte order mark some editors write
+    if not line.strip():
+        return None
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return f"not JSON ({exc.msg} at column {exc.colno})"
+    except RecursionError:
+        return TOO_DEEP
+    if not isinstance(data, dict):
+        return f"expected a JSON object, got {type(data).__name__}"
+    if nesting_depth(data) > MAX_DEPTH:
+        return TOO_DEEP
+    try:
+        return item_from_line(data)
+    except ValidationError as exc:
+        return f"invalid {describe_validation_error(exc)}"
+    except ValueError as exc:
+        return str(exc)
+
+
+def nesting_depth(value: Any) -> int:
+    """How deeply lists and objects nest in `value` (iterative: the point is to not recurse)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        current, depth = stack.pop()
+        children = current.values() if isinstance(current, dict) else current if isinstance(current, list) else ()
+        if children:
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def import_file(store: Store, path: Path) -> ImportResult:
     """Store every good line of `path`; bad lines are reported with their numbers, never fatal."""
+    try:
+        with path.open("rb") as handle:
+            return import_lines(store, handle)
+    except OSError as exc:
+        raise ImportFormatError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def import_lines(store: Store, lines: Iterable[bytes | str]) -> ImportResult:
+    """Store every good line (of a file or standard input) in batches of `BATCH`."""
     result = ImportResult()
     batch: list[Item] = []
     try:
-        with path.open(encoding="utf-8") as handle:
-            for number, parsed in read_items(handle):
-                if isinstance(parsed, str):
-                    result.errors.append((number, parsed))
-                    continue
-                batch.append(parsed)
-                if len(batch) >= BATCH:
-                    result.imported += store.save_items(batch)
-                    batch = []
-    except OSError as exc:
-        raise ImportFormatError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ImportFormatError(f"{path} is not UTF-8 text") from None
+        for number, parsed in read_items(lines):
+            if isinstance(parsed, str):
+                result.errors.append((number, parsed))
+                continue
+            batch.append(parsed)
+            if len(batch) >= BATCH:
+                result.imported += store.save_items(batch)
+                batch = []
     finally:
-        result.imported += store.save_items(batch)
+        result.imported += store.save_items(batch)  # an interrupted import keeps what it read
     return result
 
 

@@ -3,9 +3,14 @@
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
+from pytorch_insight.clock import utc_today
 from pytorch_insight.errors import ConfigError
 
 DEFAULT_DAYS = 7
+# The earliest first day of a window. The code steps a few days around a window (the store's
+# search margin, the default window's start), which overflows at date.min; no source has
+# activity before the Unix epoch anyway.
+EARLIEST = date(1970, 1, 1)
 
 
 @dataclass(frozen=True)
@@ -44,10 +49,18 @@ def parse_day(text: str, name: str) -> date:
 
 
 def make_window(since: str | None, until: str | None, today: date | None = None) -> Window:
-    """Build a window from optional CLI strings; the default is the 7 days ending yesterday."""
-    today = today or datetime.now(timezone.utc).date()
+    """Build a window from optional CLI strings; the default is the 7 days ending yesterday.
+
+    A window may end today (a partial day) but not later: nothing has happened there yet."""
+    today = today or utc_today()
     end = parse_day(until, "--until") if until else today - timedelta(days=1)
-    start = parse_day(since, "--since") if since else end - timedelta(days=DEFAULT_DAYS - 1)
+    if end > today:
+        raise ConfigError(f"--until {end} is in the future (today is {today} UTC)")
+    if end < EARLIEST:
+        raise ConfigError(f"--until {end} is too early: windows start on {EARLIEST} or later")
+    start = parse_day(since, "--since") if since else max(EARLIEST, end - timedelta(days=DEFAULT_DAYS - 1))
+    if start < EARLIEST:
+        raise ConfigError(f"--since {start} is too early: windows start on {EARLIEST} or later")
     if start > end:
         raise ConfigError(f"--since {start} is after --until {end}")
     return Window(start, end)

@@ -56,7 +56,9 @@ def report_of_the_fortnight(tmp_path: Path) -> Callable[..., dict[str, Any]]:
             str(tmp_path / out),
             *extra,
         )
-        return json.loads((tmp_path / out / "2026-04-07_2026-04-20.json").read_text())
+        reader = extra[extra.index("--reader") + 1] if "--reader" in extra else "generalist"
+        stem = "2026-04-07_2026-04-20" + ("" if reader == "generalist" else f".{reader}")
+        return json.loads((tmp_path / out / f"{stem}.json").read_text())
 
     return make
 

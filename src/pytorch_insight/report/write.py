@@ -1,4 +1,4 @@
-"""Write a report as `<since>_<until>[.<lang>].{md,html,json}` and keep the folder's archive
+"""Write a report as `<since>_<until>[.<reader>][.<lang>].{md,html,json}` and keep the folder's archive
 (`index.html` and an Atom `feed.xml`) up to date, so the folder can be published as it is."""
 
 from __future__ import annotations
@@ -10,17 +10,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytorch_insight.errors import ConfigError, InsightError
-from pytorch_insight.report.i18n import Catalogue
+from pytorch_insight.redact import public_text
+from pytorch_insight.report.i18n import LANGUAGES, Catalogue
 from pytorch_insight.report.model import Report
 from pytorch_insight.report.render import (
     render_html,
     render_markdown,
+    short_title,
     template_environment,
 )
 
 FORMATS = ("md", "html", "json")
 DEFAULT_LANG = "zh"
-REPORT_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})(?:\.([a-z]{2}))?\.json$")
+# The reader part is tried last (lazy `??`), so `.en.json` is a language, not a reader named "en".
+REPORT_NAME = re.compile(
+    r"^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})(?:\.([\w-]+?))??(?:\.(" + "|".join(LANGUAGES) + r"))?\.json$"
+)
 ATOM = "http://www.w3.org/2005/Atom"
 
 
@@ -33,18 +38,23 @@ def parse_formats(text: str) -> tuple[str, ...]:
     return wanted
 
 
-def report_stem(report: Report) -> str:
+def report_stem(report: Report, default_reader: str | None = None) -> str:
+    """The default reader's report keeps the plain name; another reader's carries the reader, so
+    `--reader compiler` never overwrites it."""
+    reader = "" if default_reader is None or report.reader == default_reader else f".{report.reader}"
     suffix = "" if report.lang == DEFAULT_LANG else f".{report.lang}"
-    return f"{report.window.since}_{report.window.until}{suffix}"
+    return f"{report.window.since}_{report.window.until}{reader}{suffix}"
 
 
-def write_report(report: Report, out: Path, formats: tuple[str, ...] = FORMATS) -> list[Path]:
+def write_report(
+    report: Report, out: Path, formats: tuple[str, ...] = FORMATS, default_reader: str | None = None
+) -> list[Path]:
     renderers = {"json": lambda r: r.model_dump_json(indent=2) + "\n", "md": render_markdown, "html": render_html}
     written = []
     try:
         out.mkdir(parents=True, exist_ok=True)
         for fmt in formats:
-            path = out / f"{report_stem(report)}.{fmt}"
+            path = out / f"{report_stem(report, default_reader)}.{fmt}"
             path.write_text(renderers[fmt](report), encoding="utf-8")
             written.append(path)
         if "json" in formats:
@@ -59,6 +69,7 @@ class ArchiveEntry:
     stem: str
     since: str
     until: str
+    reader: str  # empty for the default reader
     lang: str
     title: str
     generated_at: str
@@ -67,7 +78,10 @@ class ArchiveEntry:
 
 
 def archive_entries(out: Path) -> list[ArchiveEntry]:
-    """Every report in the folder (found by its JSON document), newest window first."""
+    """Every report in the folder (found by its JSON document), newest window first. What the
+    documents say is made public again (short titles, no control characters, no secrets): a
+    document may be older than this version, or not written by it."""
+    clean = public_text()
     entries = []
     for path in sorted(out.glob("*.json")):
         match = REPORT_NAME.match(path.name)
@@ -83,14 +97,15 @@ def archive_entries(out: Path) -> list[ArchiveEntry]:
                 stem=stem,
                 since=match.group(1),
                 until=match.group(2),
-                lang=match.group(3) or DEFAULT_LANG,
-                title=str(data.get("title", "")),
-                generated_at=str(data.get("generated_at", "")),
-                totals=str((data.get("overview") or {}).get("totals", "")),
+                reader=match.group(3) or "",
+                lang=match.group(4) or DEFAULT_LANG,
+                title=short_title(clean(str(data.get("title", "")))),
+                generated_at=clean(str(data.get("generated_at", ""))),
+                totals=short_title(clean(str((data.get("overview") or {}).get("totals", "")))),
                 formats=tuple(fmt for fmt in FORMATS if (out / f"{stem}.{fmt}").exists()),
             )
         )
-    return sorted(entries, key=lambda e: (e.until, e.since, e.lang), reverse=True)
+    return sorted(entries, key=lambda e: (e.until, e.since, e.lang, not e.reader), reverse=True)  # default reader first
 
 
 def update_archive(out: Path) -> None:
@@ -115,7 +130,7 @@ def atom_feed(entries: list[ArchiveEntry]) -> bytes:
         node = ElementTree.SubElement(feed, f"{{{ATOM}}}entry")
         ElementTree.SubElement(
             node, f"{{{ATOM}}}title"
-        ).text = f"{entry.title} {entry.since} – {entry.until} ({entry.lang})"
+        ).text = f"{entry.title} {entry.since} – {entry.until} ({', '.join(filter(None, (entry.lang, entry.reader)))})"
         ElementTree.SubElement(node, f"{{{ATOM}}}id").text = f"urn:pytorch-insight:report:{entry.stem}"
         ElementTree.SubElement(node, f"{{{ATOM}}}updated").text = entry.generated_at
         page = f"{entry.stem}.html" if "html" in entry.formats else f"{entry.stem}.json"
