@@ -1,47 +1,81 @@
-"""Reading issue and PR bodies: template sections, prose without code or markup, sentences."""
+"""Reading issue and PR bodies: template sections, prose without code or markup, sentences; each
+pass linear in the body, which is cut at GitHub's own limit first. And what of a source may reach a
+reader: links only to http(s) and mailto addresses, text without control characters."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.+?)\s*#*\s*$", re.M)
-FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
-IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>", re.I)
-HTML_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
-LINK = re.compile(r"\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)")
+# Every pattern here reads a whole body, so each must stay linear in it: no `\s` that can run across
+# lines after a `^` (on 64k newlines each line start would rescan the rest of the body), every
+# unbounded run stops at the character that could start the next attempt ("[" for a link text,
+# "(" for a destination, "<" for a tag), so no two attempts scan the same characters, and leading
+# blanks are possessive (`*+`): a line of 64k spaces is not given back one space at a time.
+HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*([^\n]+)$", re.M)
+# An opening fence starts at the beginning of a backtick run and its info string holds no backtick
+# (CommonMark's rule), so a line of backticks is read once, not once per backtick.
+FENCE = re.compile(r"(?<!`)`{3,}[^\n`]*\n(.*?)(?:```|\Z)", re.S)
+IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)|<img\b[^<>]*>", re.I)
+HTML_TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
+LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()]++|\([^()]*+\))*+\)")
+# The lookahead holds the first letters of the lines below: a blank line fails at once instead of
+# trying each line's words in turn (a body of 64k newlines has 64k line starts).
 BOILERPLATE = re.compile(
-    r"^\s*(?:cc:?\s+@.*|Stack from \[ghstack\].*|\*\s+(?:__->__\s+)?#\d+\s*|Differential Revision:.*|"
-    r"Pull Request resolved:.*|Approved by:.*|Reviewed By:.*|(?:Fixes|Closes|Resolves):?\s+(?:#\d+|https?://\S+)\.?\s*|"
-    r"Authored with .*|Test Plan:?\s*)$",
+    r"^[ \t]*+(?=[cs*dpartf])(?:cc:?[ \t]+@.*|Stack from \[ghstack\].*|\*[ \t]+(?:__->__[ \t]+)?#\d+[ \t]*|"
+    r"Differential Revision:.*|Pull Request resolved:.*|Approved by:.*|Reviewed By:.*|"
+    r"(?:Fixes|Closes|Resolves):?[ \t]+(?:#\d+|https?://\S+)\.?[ \t]*|Authored with .*|Test Plan:?[ \t]*)$",
     re.I | re.M,
 )
 # fbcode exports: "Summary:" opens the description, "Test Plan:" a block of commands and links that
 # runs up to the reviewers, the revision or the end.
-SUMMARY_PREFIX = re.compile(r"^\s*Summary:\s*", re.M)
+SUMMARY_PREFIX = re.compile(r"^[ \t]*+Summary:\s*", re.M)
 TEST_PLAN = re.compile(
-    r"^\s*Test Plan:.*?(?=^\s*(?:Reviewed By|Differential Revision|Rollback Plan|cc )|\Z)", re.M | re.S
+    r"^[ \t]*+Test Plan:.*?(?=^[ \t]*+(?:Reviewed By|Differential Revision|Rollback Plan|cc )|\Z)", re.M | re.S
 )
 # Issue-template prompts kept as plain lines: "1) What is the root cause problem".
 TEMPLATE_PROMPT = re.compile(
-    r"^[ \t]*\d+[.)][ \t]*(?:what|why|how|who|when|where|is|are|does|do|did)\b[^.!?\n]*$", re.I | re.M
+    r"^[ \t]*+\d++[.)][ \t]*+(?:what|why|how|who|when|where|is|are|does|do|did)\b[^.!?\n]*+$", re.I | re.M
 )
-# Sentences that are no statement about the item: questions (template prompts among them), requests
-# to review bots, checklist items, stack-trace lines.
+# Sentences that are no statement about the item: requests to review bots, checklist items,
+# stack-trace lines (questions are told by `_is_question`).
 NOT_A_STATEMENT = re.compile(
-    r"\?\W*$|@\w*(?:claude|copilot|codex|gemini|bot)\b|^\[[ xX]\]|^File \"|^Traceback\b|, line \d+, in \w|"
+    r"@\w*(?:claude|copilot|codex|gemini|bot)\b|^\[[ xX]\]|^File \"|^Traceback\b|, line \d+, in \w|"
     r"^\s*at [\w.$]+\(",
     re.I,
 )
-# A full stop ends a sentence unless it closes a common abbreviation ("e.g.", "i.e.", "vs.").
+NON_WORD_RUN = re.compile(r"\W*")
+LETTER = re.compile(r"[^\W\d_]")  # str.isalpha in one C loop: a 64k "sentence" of underscores has none
+# A full stop ends a sentence unless it closes a common abbreviation ("e.g.", "i.e.", "vs."); the
+# abbreviations are looked for only before a space (not after each dot of "1.1.1.1").
 SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bapprox\.)(?<!\bNo\.)"
+    r"(?<=[.!?])(?=\s)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bapprox\.)(?<!\bNo\.)"
     r"\s+(?=[A-Z`\"'(\[])|\n\s*\n|\n(?=\s*(?:[-*]|\d+[.)])\s)"
 )
+# Blank lines between two lines of text: one says as much as 64k of them, and every later pattern
+# that starts at a line start has far fewer to try.
+BLANK_LINES = re.compile(r"\n[ \t\n]*\n")
 # Markdown bold markers; `__` is left alone, since it belongs to names such as __torch_dispatch__.
 EMPHASIS = re.compile(r"\*\*")
 EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*")
+# GitHub's limit for an issue, PR or comment body: a longer text (an import, a feed) is cut before
+# any pattern reads it, so no body costs more than the largest one GitHub accepts.
+BODY_LIMIT = 65_536
+# C0 and C1 control characters but tab and newline, bidirectional marks, embeddings, overrides and
+# isolates (they reorder what a reader sees: U+202E turns "txt.exe" around), lone surrogates
+# (UTF-8 cannot encode them) and the two non-characters XML refuses.
+CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
+# The only addresses a report links to; anything else (javascript:, data:, vbscript:, a relative
+# path, a scheme behind spaces) is shown as text.
+SAFE_URL = re.compile(r"(?:https?://[^\s/?#]|mailto:\S)\S*", re.I)
+TITLE_LIMIT = 300  # characters of a title printed in a heading, a table or the archive
 MAX_SENTENCE = 400
+# A sentence is judged by its beginning (and its end, for a question): it is printed cut to
+# MAX_SENTENCE anyway, and a 64k run without a full stop is no sentence to read through.
+SENTENCE_READ = 4 * MAX_SENTENCE
 
 
 @dataclass(frozen=True)
@@ -50,20 +84,35 @@ class Body:
     code_blocks: list[str]
 
 
+def bounded(text: str | None) -> str:
+    """`text` cut at BODY_LIMIT characters, its lines ended by "\\n" alone (GitHub stores bodies
+    with "\\r\\n"; the patterns end a line at "\\n" and take only blanks and tabs before it)."""
+    text = (text or "")[:BODY_LIMIT]
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def heading_name(line: str) -> str:
+    """A heading's text without the closing hashes (`## Versions ##`), emoji or trailing colon."""
+    text = line.strip()
+    name = text.rstrip("#").rstrip() or text  # a heading that is all hashes names itself
+    return EMOJI.sub("", name).strip().lower().rstrip(":")
+
+
 def parse_body(text: str | None) -> Body:
-    text = text or ""
+    text = bounded(text)
     sections: dict[str, str] = {}
     headings = list(HEADING.finditer(text))
     sections[""] = text[: headings[0].start()] if headings else text
     for index, heading in enumerate(headings):
         end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
-        name = EMOJI.sub("", heading.group(1)).strip().lower().rstrip(":")
+        name = heading_name(heading.group(1))
         sections.setdefault(name, text[heading.end() : end])
     return Body(sections, [block.strip() for block in FENCE.findall(text)])
 
 
 def prose(text: str) -> str:
     """Text a person wrote, without code blocks, images, HTML tags, ghstack and cc boilerplate."""
+    text = BLANK_LINES.sub("\n\n", bounded(text))
     text = FENCE.sub("\n\n", text)
     text = TEST_PLAN.sub("\n\n", text)
     text = SUMMARY_PREFIX.sub("", text)
@@ -84,12 +133,48 @@ def shorten(text: str, limit: int) -> str:
 
 def sentences(text: str) -> list[str]:
     """Sentences (and list items) of prose, whitespace folded, empty ones dropped."""
+    return list(_sentences(text))
+
+
+# The deep analysis reads one body several times (summary, mechanism, root cause, workaround, the
+# table's one line, the facts): each distinct text is split once.
+@lru_cache(maxsize=64)
+def _sentences(text: str) -> tuple[str, ...]:
     found = []
     for part in SENTENCE_END.split(prose(text)):
         sentence = " ".join(part.split()).lstrip("-* ").strip()
-        if len(sentence) >= 12 and any(ch.isalpha() for ch in sentence) and not NOT_A_STATEMENT.search(sentence):
+        head = sentence[:SENTENCE_READ]
+        if (
+            len(sentence) >= 12
+            and LETTER.search(head)
+            and not _is_question(sentence)
+            and not NOT_A_STATEMENT.search(head)
+        ):
             found.append(shorten(sentence, MAX_SENTENCE))
-    return found
+    return tuple(found)
+
+
+def sentences_cache_clear() -> None:
+    """Forget the split texts (a benchmark times the split itself)."""
+    _sentences.cache_clear()
+
+
+def _is_question(sentence: str) -> bool:
+    """A "?" among the punctuation that ends the sentence (template prompts among them). Read from
+    the end: `\\?\\W*$` would rescan a run of "?!" from each of its characters."""
+    return "?" in NON_WORD_RUN.match(sentence[::-1]).group(0)  # type: ignore[union-attr]
+
+
+def strip_controls(text: str) -> str:
+    """`text` without control characters and bidirectional overrides; line breaks become newlines."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return CONTROL.sub("", text)
+
+
+def safe_url(url: str | None) -> str | None:
+    """`url` when a report may link to it (http, https, mailto), else None."""
+    return url if url and SAFE_URL.fullmatch(url) and not CONTROL.search(url) else None
 
 
 def section(body: Body, *names: str) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
+from sqlalchemy import select, update
 
 from pytorch_insight.analysis.llm import LLMAnalyser
 from pytorch_insight.analysis.model import AnalysisContext
@@ -15,6 +16,7 @@ from pytorch_insight.model import Item
 from pytorch_insight.pipeline import assess
 from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.render import render_markdown
+from pytorch_insight.schema import llm_cache
 from pytorch_insight.store import LLMLedger, Store
 from tests.conftest import FakeClock
 from tests.fakes.openai import FakeOpenAI, answer, completion
@@ -237,3 +239,39 @@ def test_prose_the_sources_do_not_support_is_dropped_too(tmp_path: Path, server:
         "1024395876",
         ",",
     }
+
+
+TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+
+
+def cached_answers(llm: LLMAnalyser) -> list[str]:
+    with llm.ledger.engine.connect() as connection:
+        return [row.answer for row in connection.execute(select(llm_cache))]
+
+
+def test_tokens_are_neither_sent_nor_cached_nor_reported(tmp_path: Path, server: FakeOpenAI) -> None:
+    items = week()
+    body = items[0].body + f"\n\nI reproduced it with GITHUB_TOKEN={TOKEN} set."
+    items[0] = items[0].model_copy(update={"body": body})
+    server.play(
+        answer(
+            summary=f"The autotuner caches a kernel for the wrong stride. My key is {SECRET}.",
+            impact=f"Pass the token {TOKEN} to the autotuner and set xoxb-1234567890-0987654321-AbCdEfGhIjKl.",
+        )
+    )
+    analysis = analyse_bug(llm := analyser(tmp_path, server))
+    assert TOKEN not in json.dumps(server.requests)  # a token pasted in an issue goes to no model provider
+    stored = " ".join(cached_answers(llm)) + analysis.model_dump_json()
+    assert TOKEN not in stored and SECRET not in stored and "xoxb-1234567890" not in stored
+    assert "[redacted]" in " ".join(analysis.dropped_sentences)  # the dropped sentences are kept, redacted
+    assert analysis.summary == "The autotuner caches a kernel for the wrong stride."
+
+
+def test_a_raw_answer_cached_before_redaction_is_redacted_when_read(tmp_path: Path, server: FakeOpenAI) -> None:
+    server.play(GOOD)
+    analyse_bug(llm := analyser(tmp_path, server))
+    raw = json.loads(cached_answers(llm)[0]) | {"details": f"The autotuner reads {TOKEN} from the cache."}
+    with llm.ledger.engine.begin() as connection:
+        connection.execute(update(llm_cache).values(answer=json.dumps(raw)))
+    again = analyse_bug(analyser(tmp_path, server))
+    assert len(server.requests) == 1 and TOKEN not in again.model_dump_json()

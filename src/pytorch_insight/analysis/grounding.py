@@ -2,7 +2,8 @@
 dotted API name, snake_case name, config key), version, number (with or without a unit) and URL a
 sentence states must occur in the sources it was written from, and most of its content words
 must too. A sentence with an unsupported claim is dropped, not printed; so is one that repeats a
-configuration value."""
+configuration value, or holds a redacted value the sources do not hold (the model echoed a secret
+that redact.py took out of its answer)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,20 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from pytorch_insight.redact import REDACTED, redact
+
 SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 ITEM_NUMBER = re.compile(r"#(\d{2,7})\b")
 CODE_SPAN = re.compile(r"`([^`]{1,120})`")
 URL = re.compile(r"https?://[^\s)>\]]+")
 DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b")
 SNAKE = re.compile(r"\b[A-Za-z]\w*_\w+\b")
-CONFIG_KEY = re.compile(r"\b([A-Za-z_][\w.]*)\s*=")
+# Numbers and keys start only where a run of digits (or of name characters) starts, so a run such
+# as "1.1.1.1" or "a.a.a.a" is read once, not once per character.
+CONFIG_KEY = re.compile(r"(?<![\w.])\.?([A-Za-z_][\w.]*+)\s*=")
 VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)*\b")
 NUMBER_UNIT = re.compile(
-    r"(\d+(?:\.\d+)?)\s?(?:ms|µs|us|s|sec|seconds|GiB|GB|MiB|MB|%|x|×|tok/s|tokens/s|TFLOPS|GB/s)(?![\w/])"
+    r"(?<!\d)(\d+(?:\.\d+)?)\s?(?:ms|µs|us|s|sec|seconds|GiB|GB|MiB|MB|%|x|×|tok/s|tokens/s|TFLOPS|GB/s)(?![\w/])"
 )
 BARE_NUMBER = re.compile(r"(?<![\w.#/])\d{2,}(?![\w.%])")
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
@@ -52,7 +57,8 @@ class SourceCorpus:
     """Everything a generated text may draw on, searchable as plain text."""
 
     def __init__(self, texts: Iterable[str], forbidden: Iterable[str] = ()) -> None:
-        self.text = _normalise("\n".join(t for t in texts if t))
+        # Redacted like the answers they check: a token in an issue supports "[redacted]" there.
+        self.text = _normalise(redact("\n".join(t for t in texts if t)))
         self.lower = self.text.lower()
         self.numbers = set(re.findall(r"\d+(?:\.\d+)?", self.text))
         self.words = {word.lower() for word in WORD.findall(self.text)}
@@ -78,6 +84,8 @@ class SourceCorpus:
         missing += [n for n in NUMBER_UNIT.findall(without_urls) if n not in self.numbers]
         missing += [n for n in BARE_NUMBER.findall(without_urls) if n not in self.numbers]
         missing += ["a configuration value" for f in self.forbidden if f in sentence]
+        if REDACTED in sentence and REDACTED not in self.text:
+            missing.append("a redacted value")
         if not SUBSTANCE.search(sentence):
             missing.append("no words")
         content = [w.lower() for w in WORD.findall(without_urls) if w.lower() not in STOPWORDS]
@@ -86,9 +94,7 @@ class SourceCorpus:
         return list(dict.fromkeys(missing))
 
     def redact(self, text: str) -> str:
-        for value in self.forbidden:
-            text = text.replace(value, "[redacted]")
-        return text
+        return redact(text, self.forbidden)
 
     def check(self, text: str | None) -> Grounded:
         result = Grounded()

@@ -3,7 +3,9 @@ answers validated against a schema, repaired once or replaced by the rule analys
 sentence passed through the grounding check, answers cached and every call logged.
 
 Source text is data: it travels JSON-encoded inside <data> delimiters and the instructions say
-so; nothing from a source is ever concatenated into the instructions."""
+so; nothing from a source is ever concatenated into the instructions. No credential travels or
+stays: tokens in the sources are redacted before they are sent, and the model's answers before
+they are checked, cached or reported (redact.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from pytorch_insight.analysis.rules import RuleAnalyser
 from pytorch_insight.clock import Clock, SystemClock
 from pytorch_insight.config import LLMSettings
 from pytorch_insight.pipeline import Assessment
+from pytorch_insight.redact import redact, register_secret, scrub
 from pytorch_insight.store import LLMLedger
 from pytorch_insight.text import parse_body, prose
 
@@ -122,6 +125,7 @@ class LLMAnalyser:
             base_url=settings.base_url, api_key=api_key, timeout=settings.timeout, max_retries=0
         )
         self.forbidden = [value for value in (api_key if settings.api_key else "", settings.base_url or "") if value]
+        register_secret(api_key if settings.api_key else None)  # the report redacts it too, wherever it turns up
         self.format_index = 0  # into RESPONSE_FORMATS: advanced when the server refuses a form
 
     # -- the analyser protocol ---------------------------------------------------------------------
@@ -177,6 +181,7 @@ class LLMAnalyser:
     # -- one answer: cache, call, validate, repair once ---------------------------------------------
 
     def _answer(self, data: dict[str, Any], purpose: str) -> ModelAnswer:
+        data = scrub(data)  # a token pasted in an issue goes to no model provider
         messages = [
             {
                 "role": "system",
@@ -190,8 +195,9 @@ class LLMAnalyser:
             with self.usage.lock:
                 self.usage.cache_hits += 1
             if cached["answer"].startswith(INVALID):
-                raise Unanswered(cached["answer"].removeprefix(INVALID))
-            return ModelAnswer.model_validate_json(cached["answer"])
+                raise Unanswered(self._redact(cached["answer"].removeprefix(INVALID)))
+            # Redacted again: a cache written before redaction may hold a raw answer.
+            return scrub(ModelAnswer.model_validate_json(cached["answer"]), self.forbidden)
         content, tokens_in, tokens_out = self._call(messages, key, purpose)
         try:
             answer = parse_answer(content)
@@ -207,11 +213,18 @@ class LLMAnalyser:
                 answer = parse_answer(content)
             except ValueError as again:
                 # At temperature 0 the same prompt brings the same reply: remember the failure too.
-                why = f"invalid answer twice ({again})"
+                why = self._redact(f"invalid answer twice ({again})")
                 self.ledger.remember(key, self.name, INVALID + why, tokens_in, tokens_out)
                 raise Unanswered(why) from None
+        # What the model wrote is redacted before anything keeps it: the cache, the grounding
+        # check's dropped sentences, the report. An echoed key or base URL becomes REDACTED, which
+        # the check then drops as a claim the sources do not make.
+        answer = scrub(answer, self.forbidden)
         self.ledger.remember(key, self.name, answer.model_dump_json(), tokens_in, tokens_out)
         return answer
+
+    def _redact(self, text: str) -> str:
+        return redact(text, self.forbidden)
 
     def _call(self, messages: list[dict[str, str]], key: str, purpose: str) -> tuple[str, int, int]:
         if self._budget_spent():

@@ -16,7 +16,7 @@ from pytorch_insight.analysis.model import (
 )
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import Body, parse_body, section, sentences
+from pytorch_insight.text import Body, bounded, parse_body, section, sentences
 
 SUMMARY_SECTIONS = (
     "describe the bug",
@@ -57,10 +57,14 @@ HARDWARE = re.compile(
 NUMBER = re.compile(
     r"(?<![\w.])[~+\-]?\d+(?:\.\d+)?\s?(?:ms|µs|us|sec|GiB|GB|MiB|MB|%|x|tok/s|tokens/s|TFLOPS|GB/s|it/s)(?![\w/]|\.\.)"
 )
+# Numbers, error lines and comparisons are read from the whole body: each pattern starts only where
+# a number or a line starts, so a run of digits or blank lines is read once (linear in the body).
 COMPARISON = re.compile(
-    r"(\d+(?:\.\d+)?)\s?(ms|µs|us|s|GB|MB|tok/s|TFLOPS|GB/s|it/s)\s*(?:vs\.?|versus|->|→|to)\s*(\d+(?:\.\d+)?)\s?\2(?![\w/])"
+    r"(?<!\d)(\d+(?:\.\d+)?)\s?(ms|µs|us|s|GB|MB|tok/s|TFLOPS|GB/s|it/s)\s*(?:vs\.?|versus|->|→|to)\s*(\d+(?:\.\d+)?)\s?\2(?![\w/])"
 )
-ERROR_LINE = re.compile(r"^\s*((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b(?::[^\n]{0,200}|\([^\n]{0,80}\))?)", re.M)
+ERROR_LINE = re.compile(
+    r"^[ \t]*+(?=[\w.])((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b(?::[^\n]{0,200}|\([^\n]{0,80}\))?)", re.M
+)
 INLINE_ERROR = re.compile(r"`((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b[^`]{0,160})`")
 API = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 CODE_SPAN = re.compile(r"`([^`\n]{2,60})`")
@@ -230,7 +234,7 @@ def _code_after(text: str, sentence: str) -> str:
 
 
 def facts(item: Item, body: Body) -> Facts:
-    text = f"{item.title or ''}\n{item.body or ''}"
+    text = f"{item.title or ''}\n{bounded(item.body)}"
     return Facts(
         components=[tag for tag in TITLE_TAG.findall(item.title or "")],
         apis=_distinct(API.findall(text) + [span for span in CODE_SPAN.findall(text) if "." in span or "(" in span])[
@@ -245,7 +249,7 @@ def facts(item: Item, body: Body) -> Facts:
         errors=_distinct(
             ERROR_LINE.findall("\n".join(body.code_blocks))
             + INLINE_ERROR.findall(text)
-            + ERROR_LINE.findall(item.body or "")
+            + ERROR_LINE.findall(bounded(item.body))
         )[:3],
         files=[FileChange.model_validate(f) for f in (item.model_extra or {}).get("files", [])],
     )

@@ -23,6 +23,7 @@ from pytorch_insight.model import Item
 from pytorch_insight.text import sentences, shorten
 
 EVIDENCE_LIMIT = 240
+TITLE_LIMIT = 1000  # GitHub allows 256; other sources may not bound theirs
 # Costs that are a problem only when the text measures them.
 NEEDS_MEASUREMENT = frozenset({"overhead", "compile_time"})
 ENUMERATION = 3  # distinct failure kinds in one sentence that make it a list rather than a report
@@ -74,12 +75,12 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"memory (?:blow[- ]?up|explosion|spike|regression|growth|bloat)|"
         r"(?:more|higher|increased?|doubl\w+|extra|excessive)\s+(?:\w+\s+)?memory|"
         r"memory (?:usage|consumption|footprint) (?:increase\w*|grow\w*|goes up|doubl\w*|jump\w*|spik\w*)|"
-        r"[\d.]+\s*[x×]\s+(?:more\s+)?memory)\b"
+        r"(?<![\d.])[\d.]++\s*[x×]\s+(?:more\s+)?memory)\b"
     ),
     "perf_regression": re.compile(
         r"\b(?:(?:perf|performance|speed|throughput|latency|e2e|end-to-end)\s+regress\w*|"
         r"regress\w* (?:in |of )?(?:perf|performance|speed|throughput|latency)|"
-        r"slow(?:er|down|downs|s down|ness)|[\d.]+\s*(?:%|x|×)\s+slower)\b"
+        r"slow(?:er|down|downs|s down|ness)|(?<![\d.])[\d.]++\s*(?:%|x|×)\s+slower)\b"
     ),
     "compile_time": re.compile(
         r"\b(?:compil(?:e|ation)[- ]times?|(?:takes?|taking|took)\s+(?:~|about\s+|over\s+)?[\d.]+\s*"
@@ -184,7 +185,7 @@ PERF_WORDS = re.compile(
     r"\b(?:ms|s|sec|seconds|minutes|hours|throughput|latency|tps|tok/s|tokens/s|tflops|mfu|memory|gb|gib|mb|mib|"
     r"speed\w*|faster|slower|time|overhead|step|steps|qps|bandwidth|gb/s|perf\w*|runtime|compile)\b"
 )
-NUMBER = r"~?\d+(?:,\d{3})*(?:\.\d+)?"
+NUMBER = r"(?<![\d.,~])~?\d++(?:,\d{3})*(?:\.\d++)?"
 UNIT = (
     r"(?:ms|µs|us|s|secs?|seconds|mins?|minutes|h|hours|gb|gib|mb|mib|kib|kb|tb|tps|tok/s|tokens/s|tflops|gb/s"
     r"|it/s|%)"
@@ -268,7 +269,7 @@ class FactExtractor:
         self.label_facts = {label.lower(): kind for kind, labels in vocabulary.labels.items() for label in labels}
 
     def extract(self, item: Item) -> ItemFacts:
-        title = item.title or ""
+        title = (item.title or "")[:TITLE_LIMIT]
         skipped = " ".join(match.group(0) for match in SKIPPED_SECTIONS.finditer(item.body or ""))
         body = SKIPPED_SECTIONS.sub("\n\n", item.body or "")
         found: list[Fact] = []

@@ -15,10 +15,10 @@ WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
 FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 CC_LINE = re.compile(r"^[ \t]*cc:?[ \t]+(@[^\n]*)$", re.M | re.I)
 HANDLE = re.compile(r"@([\w.-]+(?:/[\w.-]+)?)")
-GHSTACK = re.compile(r"^\s*\*\s+(?:__->__\s+)?#(\d+)\s*$", re.M)
+GHSTACK = re.compile(r"^[ \t]*+\*[ \t]++(?:__->__[ \t]++)?#(\d+)[ \t]*+$", re.M)
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 TAG_PARTS = re.compile(r"[-/,+ ]+")
-NUMBER_SUFFIX = re.compile(r"\s*\(#\d*(?:…|\.\.\.)?\)?\s*$")  # "(#180916)", or cut short: "(#180…"
+NUMBER_SUFFIX = re.compile(r"(?<!\s)\s*+\(#\d*+(?:…|\.\.\.)?\)?\s*+$")  # "(#180916)", or cut short: "(#180…"
 # Identifiers that can tie two items together: dotted API paths, snake_case names and CamelCase
 # class names (torch.nn.functional.pad, flex_attention, CUDACachingAllocator), in one pass.
 IDENTIFIER = re.compile(

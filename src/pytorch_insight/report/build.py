@@ -20,6 +20,7 @@ from pytorch_insight.model import Relation, SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
 from pytorch_insight.pipeline.rank import INHERITED
 from pytorch_insight.pipeline.reasons import fact_reason
+from pytorch_insight.redact import scrub_document
 from pytorch_insight.report.i18n import MESSAGES, Catalogue
 from pytorch_insight.report.model import (
     ActivityGroup,
@@ -527,7 +528,7 @@ def build_report(
     generator = f"pytorch-insight {__version__}"
     role = reader.role.zh if options.lang == "zh" else reader.role.en
     analyser = options.analyser.name
-    return Report(
+    report = Report(
         lang=options.lang,
         title=profile.title.zh if options.lang == "zh" else profile.title.en,
         window=WindowModel(since=window.since.isoformat(), until=window.until.isoformat()),
@@ -548,3 +549,6 @@ def build_report(
         stats=numbers,
         footer=footer(t, generator, profile.name, reader.id, role, options.analyser),
     )
+    # Every format is rendered from this document, so this is where source text is made public:
+    # control characters and bidirectional overrides out, secrets and tokens redacted.
+    return scrub_document(report)

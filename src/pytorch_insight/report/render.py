@@ -2,7 +2,9 @@
 message catalogue. Source text is escaped in HTML; Markdown from sources is rendered with raw
 HTML and images disabled, so a report never runs or loads anything from a source, and with
 underscores kept as text (only `*` emphasises), so `__torch_dispatch__` or `__init__` in a
-summary stays an identifier instead of turning bold."""
+summary stays an identifier instead of turning bold. Only http(s) and mailto addresses become
+links, in both formats (a `javascript:` URL from a feed or an import is shown as text), and
+titles are shortened wherever they are printed."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from markupsafe import Markup
 from pytorch_insight.report.charts import activity_chart, area_chart
 from pytorch_insight.report.i18n import PRIORITY_MARK, STATUS_MARK, Catalogue
 from pytorch_insight.report.model import Report
+from pytorch_insight.text import TITLE_LIMIT, safe_url, shorten
 
 MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#])")
 
@@ -36,10 +39,17 @@ def _underscores_as_text(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _linkable(url: str) -> bool:
+    """markdown-it's link check: its own lets any scheme but javascript/vbscript/file/data pass
+    (and relative paths); a report links to http(s) and mailto only, the rest stays text."""
+    return safe_url(url) is not None
+
+
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
     parser.inline.ruler.before("emphasis", "underscores_as_text", _underscores_as_text)
+    parser.validateLink = _linkable  # type: ignore[method-assign]
     return parser
 
 
@@ -62,18 +72,36 @@ MARKDOWN_SYNTAX = re.compile(r"[\\`*_\[\]<>&!~\n]|^\s|\s$")
 
 def md_inline(text: str | None) -> str:
     """Source text for a Markdown paragraph: raw HTML neutralised, markdown kept, but underscores
-    outside code spans and URLs escaped, so `__init__` or snake_case never turns into emphasis."""
+    outside code spans and URLs escaped, so `__init__` or snake_case never turns into emphasis,
+    and so are opening brackets: a source's `[x](javascript:...)` or `[x]: javascript:...` never
+    becomes a link (the report's own links come from its templates)."""
     text = (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return CODE_OR_UNDERSCORE.sub(lambda m: r"\_" if m.group(0) == "_" else m.group(0), text)
+    return CODE_OR_ESCAPED.sub(lambda m: "\\" + m.group(0) if m.group(0) in ("_", "[") else m.group(0), text)
 
 
-CODE_OR_UNDERSCORE = re.compile(r"`[^`\n]*`|https?://[^\s)>\]]+|_")
+# A code span as CommonMark reads it (single backticks, not part of a longer run), a bare URL, or
+# a character to escape.
+CODE_OR_ESCAPED = re.compile(r"(?<!`)`[^`\n]*`(?!`)|https?://[^\s)>\[\]]+|[_\[]")
 
 
 def md_cell(text: str | None) -> str:
     """Source text for a Markdown table cell or heading: every markdown character escaped."""
     flat = " ".join((text or "").split())
     return MD_SPECIAL.sub(r"\\\1", flat).replace("&", "&amp;")
+
+
+def short_title(text: str | None) -> str:
+    """A title as printed in a heading, a table or the archive: at most TITLE_LIMIT characters."""
+    return shorten(text or "", TITLE_LIMIT)
+
+
+# Characters that would end a Markdown link destination early or split a table row.
+MD_URL_ESCAPES = str.maketrans({char: f"%{ord(char):02X}" for char in "()<>[]|\\ "})
+
+
+def md_url(url: str | None) -> str:
+    """A (safe) URL as a Markdown link destination, percent-encoded where Markdown would read it."""
+    return (url or "").translate(MD_URL_ESCAPES)
 
 
 def code_block(text: str | None) -> str:
@@ -98,6 +126,9 @@ def template_environment() -> Environment:
         md_inline=md_inline,
         md_cell=md_cell,
         code_block=code_block,
+        safe_url=safe_url,
+        md_url=md_url,
+        short_title=short_title,
     )
     environment.globals.update(priority_mark=PRIORITY_MARK, status_mark=STATUS_MARK)
     return environment
