@@ -240,16 +240,12 @@ class ItemFacts:
     def first(self, kind: str) -> Fact | None:
         return next((fact for fact in self.facts if fact.kind == kind), None)
 
-    def magnitudes(self) -> list[Fact]:
-        return [fact for fact in self.facts if fact.detail and fact.kind in MEASURED]
-
     @property
     def problems(self) -> list[str]:
         kinds = self.kinds()
         return [kind for kind in PROBLEM_KINDS if kind in kinds]
 
 
-MEASURED = ("perf_regression", "memory", "compile_time", "gain")
 CONTEXTUAL = frozenset({*PROBLEMS, "gain"})
 
 

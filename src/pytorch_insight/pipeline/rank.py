@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pytorch_insight.config import Profile, Reader, Signal
@@ -227,12 +227,16 @@ def inherit_severity(
     assessment.reasons.append(reason(INHERITED[kind], ref=short_ref(worst), what=joined(severity[worst].reasons[:3])))
 
 
-def story_kinds(assessment: Assessment, by_id: dict[str, Assessment]) -> set[str]:
+def severity_sharers(assessment: Assessment, by_id: Mapping[str, Assessment]) -> list[Assessment]:
+    """The items this one shares severity with (its issue, its fix, its first version, what it tracks)."""
+    return [by_id[r.target] for r in assessment.relations if r.type in INHERITED and r.target in by_id]
+
+
+def story_kinds(assessment: Assessment, by_id: Mapping[str, Assessment]) -> set[str]:
     """The fact kinds of the item and of the items it shares severity with."""
     kinds = assessment.facts.kinds()
-    for relation in assessment.relations:
-        if relation.type in INHERITED and relation.target in by_id:
-            kinds |= by_id[relation.target].facts.kinds()
+    for other in severity_sharers(assessment, by_id):
+        kinds |= other.facts.kinds()
     return kinds
 
 

@@ -18,7 +18,7 @@ from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.model import Relation, SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
-from pytorch_insight.pipeline.rank import INHERITED
+from pytorch_insight.pipeline.rank import INHERITED, severity_sharers
 from pytorch_insight.pipeline.reasons import fact_reason
 from pytorch_insight.redact import scrub_document
 from pytorch_insight.report.i18n import MESSAGES, Catalogue
@@ -54,15 +54,7 @@ ONE_LINE = 140
 RELATIONS_SHOWN = 8
 # Reasons that state why an item matters (facts, what it fixes or tracks, a triage label), as
 # opposed to how much it was discussed or how the reader weighs its area.
-SUBSTANTIVE = (
-    "fact:",
-    "signal:",
-    "fixes-severe",
-    "fixed-by-severe",
-    "same-change-severe",
-    "tracks-severe",
-    "fix-exists",
-)
+SUBSTANTIVE = ("fact:", "signal:", "fix-exists", *sorted(set(INHERITED.values())))
 # Links whose evidence quotes the text that makes them (the others are computed, e.g. a shared name).
 SHOWN_LINKS = ("fixes", "fixed_by", "tracks", "tracked_by")
 RELATION_ORDER = (
@@ -200,12 +192,7 @@ class _Builder:
         """What each claim of the entry rests on: the facts behind its priority (its own and those
         it takes from its story), the links it shows and the fix state."""
         lang, found = self.t.lang, []
-        sources = [assessment] + [
-            self.by_id[r.target]
-            for r in assessment.relations
-            if r.type in INHERITED and r.target in self.by_id and self.by_id[r.target].facts.facts
-        ]
-        for source in sources:
+        for source in (assessment, *severity_sharers(assessment, self.by_id)):
             for fact in source.facts.facts:
                 found.append(Evidence(claim=fact_reason(fact).text(lang), item=source.id, quote=fact.evidence))
         for relation in assessment.relations:

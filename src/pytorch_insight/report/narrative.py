@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pytorch_insight.analysis.model import Analysis
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.pipeline.facts import PROBLEM_KINDS, Fact
-from pytorch_insight.pipeline.rank import INHERITED
+from pytorch_insight.pipeline.rank import severity_sharers
 from pytorch_insight.pipeline.reasons import FACT_NAMES
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.text import shorten
@@ -24,11 +24,7 @@ CHANGE_KINDS = ("pull_request", "commit")
 
 def story_facts(assessment: Assessment, by_id: dict[str, Assessment]) -> list[Fact]:
     """The item's facts, then those of the items whose severity it shares (its issue, its fix)."""
-    facts = list(assessment.facts.facts)
-    for relation in assessment.relations:
-        if relation.type in INHERITED and relation.target in by_id:
-            facts += by_id[relation.target].facts.facts
-    return facts
+    return [fact for item in (assessment, *severity_sharers(assessment, by_id)) for fact in item.facts.facts]
 
 
 class Narrator:
