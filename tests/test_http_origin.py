@@ -10,23 +10,8 @@ from tests.conftest import FakeClock
 from tests.fakes.github import FakeGitHub
 from tests.fakes.server import Reply, Trouble
 from tests.fakes.static import StaticSite
+from tests.test_http import ROWS
 
-ROWS = [
-    {
-        "repo": "o/r",
-        "number": n,
-        "kind": "issue",
-        "state": "open",
-        "title": f"issue {n}",
-        "author": "a",
-        "created": "2026-04-08",
-        "labels": [],
-        "body": "",
-        "comments": [],
-        "url": f"https://github.com/o/r/issues/{n}",
-    }
-    for n in range(1, 8)
-]
 SECRETS = {"Authorization": "Bearer ghp_secret", "Api-Key": "k-123", "Api-Username": "system"}
 
 

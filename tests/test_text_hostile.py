@@ -19,6 +19,7 @@ from pytorch_insight.model import Item
 from pytorch_insight.pipeline import assess
 from pytorch_insight.redact import redact
 from pytorch_insight.report.render import md_inline
+from tests.pipeline import helpers
 
 N = 5_000
 MAX_RATIO = 6.0  # linear gives ~4; quadratic ~16
@@ -78,17 +79,7 @@ def assert_linear(function: Callable[[str], object], small: str, large: str) -> 
 
 
 def item(body: str) -> Item:
-    return Item(
-        id="github:pytorch/pytorch#1",
-        source="github",
-        kind="issue",
-        repo="pytorch/pytorch",
-        number=1,
-        title="torch.compile crashes on H100",
-        body=body,
-        state="open",
-        created="2026-04-08T12:00:00Z",
-    )
+    return helpers.item(1, "torch.compile crashes on H100", body)
 
 
 def deep_analysis(body: str) -> None:

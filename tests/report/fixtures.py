@@ -10,7 +10,7 @@ from pytorch_insight.model import Comment, CoverageStatus, Item, Relation, Sourc
 from pytorch_insight.pipeline import assess
 from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.model import Report
-from pytorch_insight.window import make_window
+from pytorch_insight.window import Window, make_window
 from tests.conftest import DATA, read_jsonl
 
 PROFILE = load_profile("pytorch")
@@ -126,34 +126,36 @@ def week() -> list[Item]:
     ]
 
 
+def report_of(
+    items: list[Item],
+    lang: str = "en",
+    window: Window | None = None,
+    statuses: list[SourceStatus] | None = None,
+    collected: int | None = None,
+) -> Report:
+    """The report of these items (a fixed generation time); with a window, only the activity
+    inside it counts, as in `report`."""
+    return build_report(
+        assess(items, PROFILE, window=window),
+        window=window or WINDOW,
+        profile=PROFILE,
+        reader=PROFILE.reader(None),
+        statuses=statuses or [],
+        collected=len(items) if collected is None else collected,
+        options=ReportOptions(lang=lang, generated_at=GENERATED),
+    )
+
+
 def fixed_report(lang: str) -> Report:
-    ranked = assess(week(), PROFILE)
     statuses = [
         SourceStatus(name="github", status=CoverageStatus.OK, items=6, requests=4, note=""),
         SourceStatus(name="slack", status=CoverageStatus.SKIPPED, note="skipped: no SLACK_TOKEN"),
     ]
-    return build_report(
-        ranked,
-        window=WINDOW,
-        profile=PROFILE,
-        reader=PROFILE.reader(None),
-        statuses=statuses,
-        collected=7,
-        options=ReportOptions(lang=lang, generated_at=GENERATED),
-    )
+    return report_of(week(), lang, statuses=statuses, collected=7)
 
 
 def report_of_week(data: str, since: str, until: str, lang: str = "en") -> tuple[Report, list[Item]]:
     """The report of one window of a real week from tests/data/raw, and the items it was built from."""
     window = make_window(since, until)
     items = [item for item in map(item_from_line, read_jsonl(DATA / "raw" / data)) if item.active_in(window)]
-    report = build_report(
-        assess(items, PROFILE, window=window),
-        window=window,
-        profile=PROFILE,
-        reader=PROFILE.reader(None),
-        statuses=[],
-        collected=len(items),
-        options=ReportOptions(lang=lang, generated_at=GENERATED),
-    )
-    return report, items
+    return report_of(items, lang, window), items

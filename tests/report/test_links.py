@@ -11,8 +11,6 @@ import pytest
 from markdown_it import MarkdownIt
 
 from pytorch_insight.model import Item
-from pytorch_insight.pipeline import assess
-from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.render import (
     markdown_inline_to_html,
     markdown_to_html,
@@ -20,7 +18,7 @@ from pytorch_insight.report.render import (
     render_html,
     render_markdown,
 )
-from tests.report.fixtures import GENERATED, PROFILE, WINDOW, week
+from tests.report.fixtures import report_of, week
 
 HOSTILE_URLS = [
     "javascript:alert(document.domain)",
@@ -54,15 +52,7 @@ def report_with_urls(url: str):  # noqa: ANN201
             created="2026-04-09T09:00:00Z",
         )
     )
-    return build_report(
-        assess(items, PROFILE),
-        window=WINDOW,
-        profile=PROFILE,
-        reader=PROFILE.reader(None),
-        statuses=[],
-        collected=len(items),
-        options=ReportOptions(lang="en", generated_at=GENERATED),
-    )
+    return report_of(items, "en")
 
 
 @pytest.mark.parametrize("url", HOSTILE_URLS, ids=repr)

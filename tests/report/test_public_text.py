@@ -13,12 +13,10 @@ import html5lib
 import pytest
 
 from pytorch_insight.model import Comment, Item
-from pytorch_insight.pipeline import assess
-from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.model import Report
 from pytorch_insight.report.render import render_html, render_markdown
 from pytorch_insight.report.write import write_report
-from tests.report.fixtures import GENERATED, PROFILE, WINDOW, fixed_report, week
+from tests.report.fixtures import fixed_report, report_of, week
 
 # What must not reach a reader: C0/C1 controls but tab and newline, bidirectional marks, embeddings,
 # overrides and isolates.
@@ -65,15 +63,7 @@ def hostile_report(lang: str = "en") -> Report:
             labels=["module: crash", "high priority"],
         )
     )
-    return build_report(
-        assess(items, PROFILE),
-        window=WINDOW,
-        profile=PROFILE,
-        reader=PROFILE.reader(None),
-        statuses=[],
-        collected=len(items),
-        options=ReportOptions(lang=lang, generated_at=GENERATED),
-    )
+    return report_of(items, lang)
 
 
 @pytest.fixture(scope="module")
