@@ -18,6 +18,7 @@ from pytorch_insight.sources import NoProgress
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window, make_window
 from tests.fakes.github import FakeGitHub
+from tests.servers import any_db, postgres_server, postgres_url  # noqa: F401  (fixtures for every test)
 
 # Copies of the project's shared data (raw threads, recorded API samples, judgements, release
 # notes) kept in the clone, so the tests need nothing beside it; provenance in tests/data/SOURCES.md.

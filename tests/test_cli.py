@@ -199,6 +199,12 @@ def test_report_and_export_leave_the_database_untouched(tmp_path: Path, capsys: 
     Store.open(str(db)).close()  # let the writer's journal settle into the file
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     window = ("--since", "2026-04-07", "--until", "2026-04-20")
-    assert run(capsys, "report", "-q", "--db", str(db), *window, "--out", str(tmp_path / "site"))[0] == 0
     assert run(capsys, "export", "-q", "--db", str(db), str(tmp_path / "out.jsonl"))[0] == 0
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    # `report` reads the database read-only; its one write is the record of what it showed, for
+    # next week's follow-up: items and runs stay as they were.
+    items, runs = list(Store.open(str(db), readonly=True).iter_items()), Store.open(str(db), readonly=True).runs()
+    assert run(capsys, "report", "-q", "--db", str(db), *window, "--out", str(tmp_path / "site"))[0] == 0
+    after = Store.open(str(db), readonly=True)
+    assert list(after.iter_items()) == items and after.runs() == runs
+    assert after.snapshot_ending("pytorch", "generalist", "2026-04-20") is not None

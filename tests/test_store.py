@@ -1,3 +1,4 @@
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,15 +26,17 @@ def issue(number: int, comments: list[Comment] | None = None, **fields: object) 
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store.open(str(tmp_path / "db" / "insight.db"))
+def store(any_db: str) -> Iterator[Store]:
+    """A new store on SQLite, then on PostgreSQL: every test using it runs on both."""
+    opened = Store.open(any_db)
+    yield opened
+    opened.close()
 
 
-def test_migrations_are_named_recorded_and_applied_once(tmp_path: Path) -> None:
-    path = str(tmp_path / "insight.db")
-    first = Store.open(path)
+def test_migrations_are_named_recorded_and_applied_once(any_db: str) -> None:
+    first = Store.open(any_db)
     assert first.applied_migrations() == [name for name, _ in MIGRATIONS]
-    assert Store.open(path).migrate() == []
+    assert Store.open(any_db).migrate() == []
 
 
 def test_upsert_is_idempotent_and_keeps_the_raw_payload(store: Store) -> None:
@@ -96,25 +99,13 @@ def test_unusable_database_paths_are_store_errors(tmp_path: Path) -> None:
         Store.open("nosuchdialect://x")
 
 
-def test_the_schema_compiles_for_postgresql() -> None:
-    """PostgreSQL comes through a database URL next: the tables must not rely on SQLite quirks."""
-    from sqlalchemy.dialects import postgresql
-    from sqlalchemy.schema import CreateTable
-
-    from pytorch_insight.schema import metadata
-
-    for table in metadata.sorted_tables:
-        ddl = str(CreateTable(table).compile(dialect=postgresql.dialect()))
-        assert ddl.startswith(f"\nCREATE TABLE {table.name}")
-
-
-def test_a_database_from_the_first_release_is_upgraded_in_place(tmp_path: Path) -> None:
+def test_a_database_from_the_first_release_is_upgraded_in_place(any_db: str) -> None:
     from sqlalchemy import create_engine, insert, text
 
     from pytorch_insight.schema import schema_migrations
+    from pytorch_insight.store import database_url
 
-    path = tmp_path / "old.db"
-    engine = create_engine(f"sqlite:///{path}")
+    engine = create_engine(database_url(any_db))
     schema_migrations.create(engine)
     with engine.begin() as connection:
         MIGRATIONS[0][1](connection)
@@ -131,7 +122,8 @@ def test_a_database_from_the_first_release_is_upgraded_in_place(tmp_path: Path) 
                 '"closed": "2026-04-10T18:00:00Z"}'
             },
         )
-    store = Store.open(str(path))
+    engine.dispose()
+    store = Store.open(any_db)
     assert store.applied_migrations() == [name for name, _ in MIGRATIONS]
     from pytorch_insight.window import make_window
 

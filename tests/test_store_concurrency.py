@@ -1,4 +1,5 @@
-"""Several processes writing one database at once: no error, nothing lost, migrations applied once."""
+"""Several processes writing one database at once: no error, nothing lost, migrations applied once;
+on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -96,9 +97,9 @@ def run_at_once(target: Any, db: str) -> dict[int, Any]:
 
 @pytest.mark.parametrize("trial", range(TRIALS))
 @pytest.mark.parametrize("database", ["new", "existing"])
-def test_processes_saving_into_one_database_at_once_lose_nothing(tmp_path: Path, database: str, trial: int) -> None:
+def test_processes_saving_into_one_database_at_once_lose_nothing(any_db: str, database: str, trial: int) -> None:
     """A new database races the migrations too; an existing one only the saves of shared ids."""
-    db = str(tmp_path / "insight.db")
+    db = any_db
     if database == "existing":
         Store.open(db).engine.dispose()
 
@@ -116,8 +117,8 @@ def test_processes_saving_into_one_database_at_once_lose_nothing(tmp_path: Path,
 
 
 @pytest.mark.parametrize("trial", range(TRIALS))
-def test_processes_opening_a_new_database_at_once_migrate_it_once(tmp_path: Path, trial: int) -> None:
-    db = str(tmp_path / "insight.db")
+def test_processes_opening_a_new_database_at_once_migrate_it_once(any_db: str, trial: int) -> None:
+    db = any_db
 
     reports = run_at_once(open_only, db)
 

@@ -154,8 +154,8 @@ def test_reading_a_missing_database_does_not_create_it(tmp_path: Path) -> None:
     assert not missing.parent.exists()
 
 
-def test_a_read_only_store_refuses_writes_and_leaves_runs_alone(tmp_path: Path) -> None:
-    path = str(tmp_path / "insight.db")
+def test_a_read_only_store_refuses_writes_and_leaves_runs_alone(any_db: str) -> None:
+    path = any_db
     writer = Store.open(path)
     run = writer.start_run("collect", "pytorch", "2026-04-07", "2026-04-13", {})
     reader = Store.open(path, readonly=True)

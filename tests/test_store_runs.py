@@ -1,4 +1,5 @@
-"""A run whose process died without finishing it (kill -9) is marked `interrupted` at the next start."""
+"""A run whose process died without finishing it (kill -9) is marked `interrupted` at the next start,
+on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -70,8 +71,8 @@ def status(store: Store, run_id: int) -> dict[str, object]:
     [True, pytest.param(False, marks=pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc"))],
     ids=["reaped", "zombie"],
 )
-def test_a_run_killed_with_sigkill_is_interrupted_at_the_next_open(tmp_path: Path, reap: bool) -> None:
-    db = str(tmp_path / "insight.db")
+def test_a_run_killed_with_sigkill_is_interrupted_at_the_next_open(any_db: str, reap: bool) -> None:
+    db = any_db
     with collector(db) as (process, run_id):
         row = status(Store.open(db), run_id)
         assert (row["status"], row["pid"], row["host"]) == ("running", process.pid, socket.gethostname())
@@ -82,8 +83,8 @@ def test_a_run_killed_with_sigkill_is_interrupted_at_the_next_open(tmp_path: Pat
     assert f"process {process.pid}" in str(row["note"])
 
 
-def test_a_run_killed_with_sigkill_is_interrupted_at_the_next_start_run(tmp_path: Path) -> None:
-    db = str(tmp_path / "insight.db")
+def test_a_run_killed_with_sigkill_is_interrupted_at_the_next_start_run(any_db: str) -> None:
+    db = any_db
     store = Store.open(db)  # opened while the other run was alive: nothing to mark then
     with collector(db) as (process, run_id):
         kill_9(process)
@@ -94,15 +95,15 @@ def test_a_run_killed_with_sigkill_is_interrupted_at_the_next_start_run(tmp_path
     assert [(row["id"], row["status"]) for row in store.runs()] == [(run_id, "interrupted"), (mine, "running")]
 
 
-def test_a_live_run_is_left_running(tmp_path: Path) -> None:
-    db = str(tmp_path / "insight.db")
+def test_a_live_run_is_left_running(any_db: str) -> None:
+    db = any_db
     with collector(db) as (_process, run_id):
         Store.open(db).start_run("collect", "pytorch", None, None, {})
         assert status(Store.open(db), run_id)["status"] == "running"
 
 
-def test_a_run_on_another_host_is_interrupted_only_after_a_day(tmp_path: Path) -> None:
-    db = str(tmp_path / "insight.db")
+def test_a_run_on_another_host_is_interrupted_only_after_a_day(any_db: str) -> None:
+    db = any_db
     store = Store.open(db)
     now = datetime.now(timezone.utc)
     with store.engine.begin() as connection:

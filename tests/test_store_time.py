@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, insert, select, text
 
 from pytorch_insight.model import Item
 from pytorch_insight.schema import MIGRATIONS, items, schema_migrations
-from pytorch_insight.store import Store
+from pytorch_insight.store import Store, database_url
 from pytorch_insight.window import make_window, parse_timestamp
 
 # 20:00 on the 13th in UTC-8 is 04:00 on the 14th in UTC.
@@ -21,8 +20,8 @@ def item(number: int, **times: str) -> Item:
     return Item(id=f"github:o/r#{number}", source="github", kind="issue", repo="o/r", number=number, **times)
 
 
-def columns(path: Path) -> dict[str, tuple[str | None, ...]]:
-    engine = create_engine(f"sqlite:///{path}")
+def columns(db: str) -> dict[str, tuple[str | None, ...]]:
+    engine = create_engine(database_url(db))
     with engine.connect() as connection:
         rows = connection.execute(select(items.c.id, items.c.created, items.c.updated, items.c.closed, items.c.merged))
         found = {row.id: tuple(row)[1:] for row in rows}
@@ -31,12 +30,13 @@ def columns(path: Path) -> dict[str, tuple[str | None, ...]]:
 
 
 @pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "insight.db"
+def path(any_db: str) -> str:
+    """Every test here runs on a SQLite file and on a PostgreSQL database."""
+    return any_db
 
 
-def test_time_columns_hold_utc_whatever_offset_the_item_has(path: Path) -> None:
-    store = Store.open(str(path))
+def test_time_columns_hold_utc_whatever_offset_the_item_has(path: str) -> None:
+    store = Store.open(path)
     store.save_items(
         [
             item(
@@ -59,8 +59,8 @@ def test_time_columns_hold_utc_whatever_offset_the_item_has(path: Path) -> None:
     assert parse_timestamp(stored) == parse_timestamp("2026-04-08T10:00:00-08:00")
 
 
-def test_an_item_belongs_to_the_window_of_its_utc_day(path: Path) -> None:
-    store = Store.open(str(path))
+def test_an_item_belongs_to_the_window_of_its_utc_day(path: str) -> None:
+    store = Store.open(path)
     store.save_items(
         [
             item(1, created=PACIFIC_EVENING),
@@ -73,17 +73,17 @@ def test_an_item_belongs_to_the_window_of_its_utc_day(path: Path) -> None:
     assert [i.number for i in store.items_in_window(make_window("2026-04-06", "2026-04-06"))] == [2]
 
 
-def test_export_days_are_utc_days(path: Path) -> None:
-    store = Store.open(str(path))
+def test_export_days_are_utc_days(path: str) -> None:
+    store = Store.open(path)
     store.save_items([item(1, created=PACIFIC_EVENING), item(2, created="2026-04-14T23:30:00-01:00")])
     assert [i.number for i in store.iter_items("2026-04-14", "2026-04-14")] == [1]
     assert [i.number for i in store.iter_items(None, "2026-04-13")] == []
     assert [i.number for i in store.iter_items("2026-04-15", None)] == [2]
 
 
-def test_upgrading_rewrites_columns_stored_with_offsets(path: Path) -> None:
+def test_upgrading_rewrites_columns_stored_with_offsets(path: str) -> None:
     """A database written before 0004 kept the text as given; the upgrade puts its columns in UTC."""
-    engine = create_engine(f"sqlite:///{path}")
+    engine = create_engine(database_url(path))
     schema_migrations.create(engine)
     with engine.begin() as connection:
         for name, step in MIGRATIONS[:3]:
@@ -103,14 +103,14 @@ def test_upgrading_rewrites_columns_stored_with_offsets(path: Path) -> None:
         )
     engine.dispose()
 
-    store = Store.open(str(path))
+    store = Store.open(path)
 
     assert columns(path)["github:o/r#1"] == ("2026-04-14T04:00:00Z", None, None, None)
     assert [i.id for i in store.iter_items("2026-04-14", "2026-04-14")] == ["github:o/r#1"]
     assert [i.id for i in store.items_in_window(make_window("2026-04-14", "2026-04-14"))] == ["github:o/r#1"]
 
 
-def test_the_window_query_agrees_with_the_model_on_every_item(path: Path) -> None:
+def test_the_window_query_agrees_with_the_model_on_every_item(path: str) -> None:
     """SQL only narrows the search: what counts as activity in a window is `Item.active_in`'s call."""
     stored = [
         item(1, created=PACIFIC_EVENING),
@@ -133,7 +133,7 @@ def test_the_window_query_agrees_with_the_model_on_every_item(path: Path) -> Non
             announced="2026-04-09T10:00:00Z",
         ),
     ]
-    store = Store.open(str(path))
+    store = Store.open(path)
     store.save_items(stored)
     for since, until in [("2026-04-07", "2026-04-13"), ("2026-04-14", "2026-04-20"), ("2026-04-06", "2026-04-06")]:
         window = make_window(since, until)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -27,17 +28,19 @@ from pytorch_insight import __version__
 from pytorch_insight.analysis.llm import LLMAnalyser
 from pytorch_insight.collect import SOURCE_NAMES, build_sources, run_collection
 from pytorch_insight.config import Settings, load_settings, with_llm
-from pytorch_insight.errors import ConfigError, InsightError, NoItemsError
+from pytorch_insight.deliver.dispatch import Outcome, Status, deliver, select_targets
+from pytorch_insight.errors import ConfigError, InsightError, NoItemsError, StoreError
 from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
 from pytorch_insight.model import CoverageStatus, SourceStatus
 from pytorch_insight.pipeline import assess
 from pytorch_insight.report.build import ReportOptions, build_report
+from pytorch_insight.report.followup import follow_up, record
 from pytorch_insight.report.i18n import LANGUAGES
 from pytorch_insight.report.model import Report
 from pytorch_insight.report.render import render_html, render_markdown
 from pytorch_insight.report.write import FORMATS, parse_formats, write_report
 from pytorch_insight.sources import NoProgress, Progress
-from pytorch_insight.store import LLMLedger, Store
+from pytorch_insight.store import LLMLedger, Store, may_write
 from pytorch_insight.window import Window, make_window, parse_day
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -76,6 +79,7 @@ class Context:
         self.settings = settings
         self.verbose = verbose
         self.quiet = quiet
+        self.workers = False  # --workers: the work goes to the workers' broker
 
     def open_store(self, readonly: bool = False) -> Store:
         return Store.open(self.settings.db, readonly=readonly)
@@ -233,6 +237,15 @@ def source_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+def workers_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--workers",
+        "use_workers",
+        is_flag=True,
+        help="Send the work to `pytorch-insight worker` processes through the config's [workers] broker.",
+    )(command)
+
+
 def json_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return click.option("--json", "as_json", is_flag=True, help=f"Print {what} as JSON on stdout.")
 
@@ -241,10 +254,14 @@ def json_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]
 @window_options
 @source_option
 @json_option("the sources' status table")
+@workers_option
 @common_options
-def collect(ctx: Context, since: str | None, until: str | None, source_names: Sequence[str], as_json: bool) -> None:
+def collect(
+    ctx: Context, since: str | None, until: str | None, source_names: Sequence[str], as_json: bool, use_workers: bool
+) -> None:
     """Collect one window from every source into the database."""
     window = make_window(since, until)
+    ctx.workers = use_workers
     statuses = collect_window(ctx, ctx.open_store(), window, source_names or SOURCE_NAMES, table=not as_json)
     if as_json:
         print_json(window_json(window) | {"sources": statuses_json(statuses)})
@@ -257,10 +274,17 @@ def collect_window(
     ctx: Context, store: Store, window: Window, source_names: Sequence[str], *, table: bool = True
 ) -> list[SourceStatus]:
     arguments = {"since": window.since.isoformat(), "until": window.until.isoformat(), "sources": list(source_names)}
-    with ExitStack() as stack:
-        sources = build_sources(ctx.settings, store, stack, source_names)
+    if ctx.workers:
+        # Imported here: Celery is only loaded by the commands that use it.
+        from pytorch_insight.workers.dispatch import collect_with_workers
+
         with progress_display(ctx.quiet) as progress:
-            statuses = run_collection(store, sources, window, progress, ctx.settings.profile.name, arguments)
+            statuses = collect_with_workers(ctx.settings, store, window, source_names, progress, arguments)
+    else:
+        with ExitStack() as stack:
+            sources = build_sources(ctx.settings, store, stack, source_names)
+            with progress_display(ctx.quiet) as progress:
+                statuses = run_collection(store, sources, window, progress, ctx.settings.profile.name, arguments)
     if table and not ctx.quiet:
         print_statuses(statuses, f"{window.since} – {window.until}")
     return statuses
@@ -316,6 +340,12 @@ def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
             help="Folder the report files, index.html and feed.xml are written to; '-' writes one format to stdout.",
         ),
         click.option(
+            "--site",
+            type=click.Path(path_type=Path, file_okay=False),
+            help="Keep a static site in this folder instead of --out: the report pages (html and json always), "
+            "index.html, feed.xml and .nojekyll, ready for GitHub Pages or any web server.",
+        ),
+        click.option(
             "--reader", help="Reader profile that drives the ranking (default: the profile's default reader)."
         ),
         click.option(
@@ -361,14 +391,20 @@ class Output:
     out: Path
     formats: tuple[str, ...]
     as_json: bool
+    site: bool = False
 
     @property
     def to_stdout(self) -> bool:
         return str(self.out) == "-"
 
 
-def report_output(out: Path, formats: str | None, as_json: bool) -> Output:
+def report_output(out: Path, formats: str | None, as_json: bool, site: Path | None = None) -> Output:
     """Checked before any work, so a usage mistake costs no collection."""
+    if site is not None:
+        given = click.get_current_context().get_parameter_source("out") is click.core.ParameterSource.COMMANDLINE
+        if given:
+            raise ConfigError("--site and --out both name where the report goes: use one of them")
+        return Output(site, parse_formats(formats) if formats else FORMATS, as_json, site=True)
     to_stdout = str(out) == "-"
     wanted = parse_formats(formats) if formats else ("md",) if to_stdout else FORMATS
     if to_stdout and len(wanted) > 1:
@@ -400,10 +436,17 @@ def build_window_report(
         raise NoItemsError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
     ranked = assess(items, profile, reader_profile.id, window=window)
     options = ReportOptions(lang=lang, focus_size=focus_size, deep_size=deep_size, downstream=downstream)
+    # Before the model is set up: the previous week is rebuilt, when it must be, by the rules alone.
+    looking_back = follow_up(store, ranked, window, profile, reader_profile, options)
     llm = with_llm(ctx.settings, llm_model, llm_budget, llm_concurrency).llm
     if llm is not None:
         role = reader_profile.role.zh if lang == "zh" else reader_profile.role.en
-        options.analyser = LLMAnalyser(llm, LLMLedger(store), lang=lang, role=role)
+        if ctx.workers:  # each focus item's model call is a task (Celery is loaded only then)
+            from pytorch_insight.workers.analysis import worker_analyser
+
+            options.analyser = worker_analyser(ctx.settings, llm, LLMLedger(store), lang=lang, role=role)
+        else:
+            options.analyser = LLMAnalyser(llm, LLMLedger(store), lang=lang, role=role)
     return build_report(
         ranked,
         window=window,
@@ -412,7 +455,28 @@ def build_window_report(
         statuses=store.latest_statuses(window),
         collected=len(items),
         options=options,
+        follow_up=looking_back,
     )
+
+
+def remember(ctx: Context, store: Store, document: Report) -> None:
+    """Record what the report showed for the next window's follow-up. `report` reads the database
+    read-only, so it writes this through a short writable open when it may; a database it cannot
+    write gets a note, and the report stands (the next week then rebuilds this one from the items)."""
+    try:
+        if not store.readonly:
+            record(store, document)
+        elif may_write(ctx.settings.db):
+            writer = ctx.open_store()
+            try:
+                record(writer, document)
+            finally:
+                writer.close()
+        else:
+            raise StoreError("the database is read-only")
+    except StoreError as exc:
+        if not ctx.quiet:
+            click.echo(f"note: focus list not recorded for next week's follow-up: {exc}", err=True)
 
 
 def publish(ctx: Context, document: Report, output: Output) -> dict[str, Any]:
@@ -421,7 +485,9 @@ def publish(ctx: Context, document: Report, output: Output) -> dict[str, Any]:
         click.echo(RENDERERS[output.formats[0]](document), nl=False)
         paths: list[Path] = []
     else:
-        paths = write_report(document, output.out, output.formats, ctx.settings.profile.reader(None).id)
+        paths = write_report(
+            document, output.out, output.formats, ctx.settings.profile.reader(None).id, site=output.site
+        )
         if not output.as_json:
             for path in paths:
                 click.echo(str(path))
@@ -436,14 +502,24 @@ def publish(ctx: Context, document: Report, output: Output) -> dict[str, Any]:
 @report_options
 @common_options
 def report(
-    ctx: Context, since: str | None, until: str | None, out: Path, formats: str | None, as_json: bool, **options: Any
+    ctx: Context,
+    since: str | None,
+    until: str | None,
+    out: Path,
+    site: Path | None,
+    formats: str | None,
+    as_json: bool,
+    **options: Any,
 ) -> None:
     """Write the report of a window from the stored items (no network, but the model with --llm)."""
     window = make_window(since, until)
-    output = report_output(out, formats, as_json)
+    output = report_output(out, formats, as_json, site)
     # Reading needs no write access, unless a model's answers are to be cached and logged.
     reads_only = options.get("llm_model") is None and ctx.settings.llm is None
-    written = publish(ctx, build_window_report(ctx, ctx.open_store(readonly=reads_only), window, **options), output)
+    store = ctx.open_store(readonly=reads_only)
+    document = build_window_report(ctx, store, window, **options)
+    written = publish(ctx, document, output)
+    remember(ctx, store, document)
     if as_json:
         print_json(window_json(window) | written)
 
@@ -452,6 +528,10 @@ def report(
 @window_options
 @source_option
 @report_options
+@click.option(
+    "--deliver", "deliver_after", is_flag=True, help="Then send the report to the config's [[delivery]] targets."
+)
+@workers_option
 @common_options
 def run(
     ctx: Context,
@@ -459,29 +539,143 @@ def run(
     until: str | None,
     source_names: Sequence[str],
     out: Path,
+    site: Path | None,
     formats: str | None,
     as_json: bool,
+    deliver_after: bool,
+    use_workers: bool,
     **options: Any,
 ) -> None:
-    """The main job: collect the window from every source, then write its report."""
+    """The main job: collect the window from every source, then write its report (and deliver it)."""
     window = make_window(since, until)
-    output = report_output(out, formats, as_json)
+    ctx.workers = use_workers
+    output = report_output(out, formats, as_json, site)
+    if deliver_after:
+        select_targets(ctx.settings, ())  # a missing [[delivery]] section fails before any work
     store = ctx.open_store()
     statuses = collect_window(ctx, store, window, source_names or SOURCE_NAMES, table=not as_json)
     failure = collection_failure(statuses)
     result: dict[str, Any] = window_json(window) | {"sources": statuses_json(statuses)}
     try:
-        result |= publish(ctx, build_window_report(ctx, store, window, **options), output)
+        document = build_window_report(ctx, store, window, **options)
+        result |= publish(ctx, document, output)
+        remember(ctx, store, document)
     except NoItemsError:
         # Right after a collection, "run collect first" would mislead: say why nothing came.
         if as_json:
             print_json(result | {"written": []})
         reason = failure or f"no items for {window.since} – {window.until}: no source had activity in the window"
         fail(f"error: {reason}", 1)
+    outcomes: list[Outcome] = []
+    if deliver_after:
+        reports = window_reports(ctx, store, window, options, document)
+        outcomes = deliver_window(ctx, select_targets(ctx.settings, ()), reports, store, options["lang"], False)
+        result["deliveries"] = [outcome.as_json() for outcome in outcomes]
     if as_json:
         print_json(result)
     if failure:
         fail(f"error: {failure}", 1)
+    if any(outcome.status is Status.FAILED for outcome in outcomes):
+        sys.exit(1)
+
+
+def window_reports(
+    ctx: Context, store: Store, window: Window, options: dict[str, Any], built: Report | None = None
+) -> Callable[[str, str | None], Report]:
+    """The window's report in each language and for each reader a delivery target asks for, each
+    built once (`built`: the one already written)."""
+    cache: dict[tuple[str, str], Report] = {}
+    if built is not None:
+        cache[(built.lang, built.reader)] = built
+
+    def report_for(lang: str, reader: str | None) -> Report:
+        reader_id = ctx.settings.profile.reader(reader or options.get("reader")).id
+        if (lang, reader_id) not in cache:
+            wanted = options | {"lang": lang, "reader": reader_id}
+            cache[(lang, reader_id)] = build_window_report(ctx, store, window, **wanted)
+        return cache[(lang, reader_id)]
+
+    return report_for
+
+
+def deliver_window(
+    ctx: Context,
+    targets: Sequence[Any],
+    report_for: Callable[[str, str | None], Report],
+    store: Store,
+    lang: str,
+    force: bool,
+) -> list[Outcome]:
+    """Deliver, then one line per target on stderr: failures always, the rest unless -q."""
+    outcomes = deliver(targets, report_for, store, ctx.settings, default_lang=lang, force=force, env=os.environ)
+    for outcome in outcomes:
+        where = f"{outcome.target} ({outcome.kind})"
+        if outcome.status is Status.FAILED:
+            click.echo(f"error: delivery to {where} failed: {outcome.note}", err=True)
+        elif not ctx.quiet:
+            verb = "delivered to" if outcome.status is Status.SENT else "skipped"
+            click.echo(f"{verb} {where}" + (f": {outcome.note}" if outcome.note else ""), err=True)
+    return outcomes
+
+
+@cli.command(name="deliver")
+@window_options
+@click.option(
+    "--to", "names", multiple=True, help="Deliver to this [[delivery]] target only (repeatable); default: all."
+)
+@click.option("--force", is_flag=True, help="Send again to targets that already have this window's report.")
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default="zh",
+    show_default=True,
+    help="Report language for targets that set no lang.",
+)
+@click.option("--reader", help="Reader profile for targets that set no reader (default: the profile's).")
+@json_option("each target's outcome")
+@common_options
+def deliver_command(
+    ctx: Context,
+    since: str | None,
+    until: str | None,
+    names: Sequence[str],
+    force: bool,
+    lang: str,
+    reader: str | None,
+    as_json: bool,
+) -> None:
+    """Send the window's report to the config's [[delivery]] targets (Slack, Feishu, DingTalk, webhook, e-mail)."""
+    window = make_window(since, until)
+    targets = select_targets(ctx.settings, names)
+    store = ctx.open_store()
+    options: dict[str, Any] = {
+        "reader": reader,
+        "focus_size": 12,
+        "deep_size": 5,
+        "downstream": None,
+        "llm_model": None,
+        "llm_budget": None,
+        "llm_concurrency": None,
+    }
+    reports = window_reports(ctx, store, window, options)
+    reports(lang, None)  # no items in the window: one error line, not one failure per target
+    outcomes = deliver_window(ctx, targets, reports, store, lang, force)
+    if as_json:
+        print_json(window_json(window) | {"deliveries": [outcome.as_json() for outcome in outcomes]})
+    failed = [outcome for outcome in outcomes if outcome.status is Status.FAILED]
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
+@click.option("--concurrency", type=click.IntRange(1, 64), help="Tasks at once (default: [workers] concurrency).")
+@click.option("--name", help="Worker name (default: pytorch-insight@HOST); unique per host.")
+@common_options
+def worker(ctx: Context, concurrency: int | None, name: str | None) -> None:
+    """Run a Celery worker for `collect --workers` / `run --workers` (until stopped)."""
+    from pytorch_insight.workers.worker import run_worker  # Celery is loaded only here and by --workers
+
+    run_worker(ctx.settings, concurrency, name, ctx.verbose)
 
 
 @cli.command(name="import")
@@ -527,6 +721,25 @@ def export_command(ctx: Context, path: Path, since: str | None, until: str | Non
             raise InsightError(f"cannot write {path}: {exc.strerror}") from None
     if not ctx.quiet:
         click.echo(f"exported {plural(count, 'item')} to {path}", err=True)
+
+
+@cli.command(name="mcp")
+@click.option("--http", "http_port", type=click.IntRange(1, 65535), help="Serve streamable HTTP on this port, at /mcp.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address --http listens on (no authentication).")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="zh", show_default=True, help="Language of report text.")
+@click.option("--reader", help="Reader profile that drives the ranking (default: the profile's default reader).")
+@common_options
+def mcp_command(ctx: Context, http_port: int | None, host: str, lang: str, reader: str | None) -> None:
+    """Serve the store read-only over the Model Context Protocol (stdio; --http PORT for HTTP)."""
+    # Imported here: the SDK and its web stack take longer to import than the rest of the tool.
+    from pytorch_insight.serve.mcp_server import serve
+    from pytorch_insight.serve.queries import Queries
+
+    queries = Queries(ctx.open_store(readonly=True), ctx.settings.profile, lang=lang, reader=reader)
+    try:
+        serve(queries, http_port, host, quiet=ctx.quiet)
+    except KeyboardInterrupt:  # Ctrl-C is how a server is stopped
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -6,6 +6,8 @@ import logging
 from collections.abc import Sequence
 from contextlib import ExitStack
 
+import httpx
+
 from pytorch_insight.clock import Clock
 from pytorch_insight.config import Profile, Settings
 from pytorch_insight.http import HttpClient
@@ -28,7 +30,12 @@ FOCUS_CANDIDATES = 20
 
 
 def http_client(
-    settings: Settings, store: Store, clock: Clock | None, base_url: str = "", headers: dict[str, str] | None = None
+    settings: Settings,
+    store: Store,
+    clock: Clock | None,
+    base_url: str = "",
+    headers: dict[str, str] | None = None,
+    transport: httpx.BaseTransport | None = None,
 ) -> HttpClient:
     return HttpClient(
         base_url=base_url,
@@ -39,23 +46,32 @@ def http_client(
         max_rate_limit_wait=settings.http.max_rate_limit_wait,
         clock=clock,
         cache=store,
+        transport=transport,
     )
 
 
-def github_client(settings: Settings, store: Store, clock: Clock | None = None) -> HttpClient:
+def github_client(
+    settings: Settings, store: Store, clock: Clock | None = None, transport: httpx.BaseTransport | None = None
+) -> HttpClient:
+    """`transport` carries the workers' shared budget (workers/budget.py); none in-process."""
     headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
     if settings.github_token:
         headers["Authorization"] = f"Bearer {settings.github_token.get_secret_value()}"
-    return http_client(settings, store, clock, settings.github_api_url, headers)
+    return http_client(settings, store, clock, settings.github_api_url, headers, transport)
 
 
 def build_sources(
-    settings: Settings, store: Store, stack: ExitStack, names: Sequence[str] = SOURCE_NAMES, clock: Clock | None = None
+    settings: Settings,
+    store: Store,
+    stack: ExitStack,
+    names: Sequence[str] = SOURCE_NAMES,
+    clock: Clock | None = None,
+    github_transport: httpx.BaseTransport | None = None,
 ) -> list[Source]:
     """The named sources of the profile, their HTTP clients closed when `stack` closes."""
     profile, sources = settings.profile, []
     if "github" in names:
-        client = stack.enter_context(github_client(settings, store, clock))
+        client = stack.enter_context(github_client(settings, store, clock, github_transport))
         sources.append(
             GitHubSource(
                 client,
@@ -131,13 +147,18 @@ def run_collection(
     except BaseException:
         store.finish_run(run_id, "interrupted", sum(s.requests for s in statuses), "stopped before the end")
         raise
+    finish_run(store, run_id, statuses)
+    return statuses
+
+
+def finish_run(store: Store, run_id: int, statuses: Sequence[SourceStatus]) -> None:
+    """Close a run with the overall status, the requests and the notes of its sources."""
     store.finish_run(
         run_id,
         overall_status(statuses),
         sum(s.requests for s in statuses),
         "; ".join(f"{s.name}: {s.note}" for s in statuses if s.note),
     )
-    return statuses
 
 
 def overall_status(statuses: Sequence[SourceStatus]) -> str:

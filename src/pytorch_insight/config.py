@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Mapping
 
 import platformdirs
-from pydantic import AfterValidator, BaseModel, Field, SecretStr, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -22,6 +22,7 @@ EVERYONE = "everyone"  # the reader of a profile that defines none: every area w
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
 DEFAULT_SLACK_API_URL = "https://slack.com/api"
 POSTGRES_INSTALL = 'pip install "pytorch-insight[postgres]"'
+REPOSITORY = re.compile(r"[\w.-]+/[\w.-]+")
 
 
 def _regexes(patterns: list[str]) -> list[str]:
@@ -49,8 +50,13 @@ class LocalizedText(BaseModel):
 
 
 class GitHubProfile(BaseModel):
-    repositories: list[str]
+    repositories: list[str] = Field(default_factory=list)
     optional_repositories: list[str] = Field(default_factory=list)
+    # Organisations collected whole through the search API (see sources/github_org.py), narrowed
+    # by `include_repos` (only these of them) and `exclude_repos` (never these).
+    orgs: list[str] = Field(default_factory=list)
+    include_repos: list[str] = Field(default_factory=list)
+    exclude_repos: list[str] = Field(default_factory=list)
     merge_bots: list[str] = Field(default_factory=list)
     merged_labels: list[str] = Field(default_factory=list)
     landed_pattern: Annotated[str, AfterValidator(_landed_pattern)] = (
@@ -58,6 +64,19 @@ class GitHubProfile(BaseModel):
     )
     rfc_title_tags: list[str] = Field(default_factory=lambda: ["[RFC]"])
     rfc_labels: list[str] = Field(default_factory=lambda: ["RFC"])
+
+    @model_validator(mode="after")
+    def _scope(self) -> GitHubProfile:
+        if not self.repositories and not self.orgs:
+            raise ValueError("needs `repositories` or `orgs`")
+        orgs = {org.lower() for org in self.orgs}
+        for name in (*self.repositories, *self.include_repos, *self.exclude_repos):
+            if not REPOSITORY.fullmatch(name):
+                raise ValueError(f"{name!r} is not an owner/name repository")
+        for name in (*self.include_repos, *self.exclude_repos):
+            if name.split("/")[0].lower() not in orgs:
+                raise ValueError(f"{name!r} is not in any of `orgs` ({', '.join(self.orgs) or 'none'})")
+        return self
 
 
 class AreaRule(BaseModel):
@@ -271,6 +290,72 @@ class LLMSettings(BaseModel):
     max_rate_limit_wait: float = 120.0
 
 
+DeliveryKind = Literal["slack", "feishu", "dingtalk", "webhook", "email"]
+
+
+class DeliveryTarget(BaseModel):
+    """A `[[delivery]]` entry: where `deliver` sends the report. Secrets (webhook URLs carry their
+    token, signing secrets, the SMTP login) come from the environment variables named by the
+    `*_env` keys, or inline; they are read when sending, so a config loads without them."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    name: str = Field(min_length=1, max_length=100, pattern=r"^[\w.-]+$")
+    type: DeliveryKind
+    url: SecretStr | None = None
+    url_env: str | None = None
+    secret: SecretStr | None = None
+    secret_env: str | None = None
+    lang: Literal["zh", "en"] | None = None
+    reader: str | None = None
+    items: int = Field(default=10, ge=0, le=30)  # top items in a chat message
+    timeout: float = Field(default=30.0, gt=0)
+    # email
+    host: str | None = None
+    port: int | None = Field(default=None, ge=1, le=65535)
+    security: Literal["starttls", "ssl", "none"] = "starttls"
+    username: str | None = None
+    username_env: str | None = None
+    password: SecretStr | None = None
+    password_env: str | None = None
+    sender: str | None = Field(default=None, alias="from")
+    to: list[str] = Field(default_factory=list)
+    # A CA bundle to trust besides the system's (a private mail server); verification stays on.
+    ca_file: Path | None = None
+
+    @model_validator(mode="after")
+    def _complete(self) -> DeliveryTarget:
+        if self.type == "email":
+            missing = [name for name in ("host", "sender") if not getattr(self, name)]
+            if missing or not self.to:
+                raise ValueError(f"an email target needs host, from and to (missing: {', '.join(missing or ['to'])})")
+        elif not (self.url or self.url_env):
+            raise ValueError(f"a {self.type} target needs url or url_env")
+        return self
+
+
+class WorkerSettings(BaseModel):
+    """The `[workers]` section: the Celery broker (Redis) that `collect --workers` / `run --workers`
+    send their tasks to, and the GitHub budget the workers share per token."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    broker: SecretStr | None = None  # redis://[:password@]host:port/db; it may carry a password
+    concurrency: int = Field(default=4, ge=1, le=64)  # tasks at once in one `worker` process
+    # Names of environment variables holding GitHub tokens (never the tokens): used in turn.
+    github_tokens: list[str] = Field(default_factory=lambda: ["GITHUB_TOKEN"])
+    # Requests per token per period, shared by every worker (GitHub's: 5,000 an hour, search 30 a minute).
+    core_requests: int = Field(default=5000, ge=1)
+    core_period: float = Field(default=3600.0, gt=0)
+    search_requests: int = Field(default=30, ge=1)
+    search_period: float = Field(default=60.0, gt=0)
+    task_attempts: int = Field(default=5, ge=1, le=50)
+    # A task not acknowledged this long after delivery (its worker died) goes to another worker;
+    # it must exceed the longest task.
+    visibility_timeout: float = Field(default=3600.0, gt=0)
+    job_timeout: float = Field(default=6 * 3600.0, gt=0)  # how long collect --workers waits for its tasks
+
+
 class Settings(BaseModel):
     """Everything a command needs; secrets are SecretStr so they never print."""
 
@@ -284,6 +369,19 @@ class Settings(BaseModel):
     slack_api_url: str = DEFAULT_SLACK_API_URL
     http: HttpSettings = Field(default_factory=HttpSettings)
     llm: LLMSettings | None = None
+    workers: WorkerSettings = Field(default_factory=WorkerSettings)
+    delivery: list[DeliveryTarget] = Field(default_factory=list)
+    # Where the report folder is published (e.g. https://team.example.org/insight/): deliveries
+    # link to the full report there.
+    site_url: str | None = None
+
+    @model_validator(mode="after")
+    def _unique_targets(self) -> Settings:
+        names = [target.name for target in self.delivery]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ValueError(f"delivery target names must be unique ({', '.join(twice)} given twice)")
+        return self
 
 
 def default_db_path() -> Path:
@@ -358,6 +456,9 @@ def load_settings(
             slack_api_url=(env.get("SLACK_API_URL") or DEFAULT_SLACK_API_URL).rstrip("/"),
             http=HttpSettings.model_validate(file_data.get("http", {})),
             llm=_llm_settings(file_data.get("llm") or {}, env),
+            workers=_worker_settings(file_data.get("workers") or {}, env),
+            delivery=file_data.get("delivery") or [],
+            site_url=env.get("INSIGHT_SITE_URL") or file_data.get("site_url") or None,
         )
     except ValidationError as exc:
         raise ConfigError(f"config file {path} is invalid {describe_validation_error(exc)}") from None
@@ -372,7 +473,7 @@ def check_database_driver(db: str) -> None:
     try:
         url = make_url(db)
         dialect = url.get_dialect()
-    except SQLAlchemyError:
+    except (SQLAlchemyError, ValueError):  # ValueError: a port that is not a number
         return
     try:
         dialect.import_dbapi()
@@ -396,6 +497,14 @@ def _llm_settings(section: dict[str, Any], env: Mapping[str, str]) -> LLMSetting
     key = env.get("OPENAI_API_KEY") or values.pop("api_key", None)
     values["api_key"] = SecretStr(key) if key else None
     return LLMSettings.model_validate(values)
+
+
+def _worker_settings(section: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+    """The `[workers]` section (validated with the rest, so errors name `workers.<key>`);
+    PYTORCH_INSIGHT_BROKER names the broker instead of the file."""
+    values = dict(section)
+    values["broker"] = env.get("PYTORCH_INSIGHT_BROKER") or values.get("broker") or None
+    return values
 
 
 def with_llm(

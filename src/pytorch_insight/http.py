@@ -136,6 +136,10 @@ class HttpClient:
         self._origin = _origin(httpx.URL(base_url)) if base_url else None
         self._origin_headers = dict(headers or {})
         self._unreachable: set[str] = set()
+        # Rate-limit buckets as the server names them (X-RateLimit-Resource): which bucket each
+        # path family draws from, and the reset time of those a response said are spent.
+        self._buckets: dict[tuple[Origin, str], str] = {}
+        self._spent: dict[str, float] = {}
         # Redirects are followed by hand, so credentials can be dropped when one leaves the origin.
         self._client = httpx.Client(
             base_url=base_url,
@@ -237,9 +241,11 @@ class HttpClient:
                 request.headers["If-None-Match"] = cached.etag
             if cached.last_modified:
                 request.headers["If-Modified-Since"] = cached.last_modified
+        self._await_budget(request.url)
         stats.requests += 1
         response = self._send(request)
         log.info("GET %s -> %s", _describe(request), response.status_code)
+        self._note_budget(request.url, response)
         if response.status_code == 304 and cached:
             stats.not_modified += 1
             return Page(parse(cached.body, _describe(request)), cached.links, 304, from_cache=True, url=key)
@@ -250,6 +256,33 @@ class HttpClient:
         if self.cache and (etag or modified):
             self.cache.put_cached(key, CachedPage(response.text, links, etag, modified))
         return Page(data, links, response.status_code, url=str(response.request.url))
+
+    def _note_budget(self, url: httpx.URL, response: httpx.Response) -> None:
+        """Remember a bucket an answer says is spent (`X-RateLimit-Remaining: 0`) until its reset."""
+        resource = response.headers.get("X-RateLimit-Resource")
+        if not resource or response.status_code >= 400:  # a refusal is handled where it is raised
+            return
+        self._buckets[_bucket_key(url)] = resource
+        reset = _seconds(response.headers.get("X-RateLimit-Reset"), -1.0)
+        if response.headers.get("X-RateLimit-Remaining") == "0" and reset > 0:
+            self._spent[resource] = reset
+        else:
+            self._spent.pop(resource, None)
+
+    def _await_budget(self, url: httpx.URL) -> None:
+        """Wait for the reset of a spent bucket before asking it again, rather than be refused
+        (GitHub's search allows 30 requests a minute); stop when the reset is too far away."""
+        resource = self._buckets.get(_bucket_key(url))
+        reset = self._spent.get(resource, 0.0) if resource else 0.0
+        wait = reset - self.clock.now() + 1.0
+        if wait <= 0 or resource is None:
+            return
+        where = f"{url.host}{url.path}"
+        if wait > self.max_rate_limit_wait:
+            raise RateLimited(f"rate limit exhausted on {where}; it resets in {wait / 60:.0f} min", reset)
+        log.info("%s rate limit spent on %s: waiting %.0fs for its reset", resource, where, wait)
+        self.clock.sleep(wait)
+        self._spent.pop(resource, None)
 
     def _send(self, request: httpx.Request) -> httpx.Response:
         """Send, following redirects; one that leaves the origin goes without the client's headers."""
@@ -271,7 +304,7 @@ class HttpClient:
         except httpx.TimeoutException as exc:
             raise TransientError(f"timed out: {_describe(request)} ({type(exc).__name__})") from None
         except httpx.ConnectError as exc:
-            if _name_not_resolved(exc):  # no network, or a wrong host name: retrying cannot help
+            if name_not_resolved(exc):  # no network, or a wrong host name: retrying cannot help
                 self._unreachable.add(request.url.host)
                 raise Unreachable(request.url.host) from None
             raise TransientError(f"connection failed: {_describe(request)} ({type(exc).__name__})") from None
@@ -347,7 +380,12 @@ def _origin(url: httpx.URL) -> Origin:
     return url.scheme, url.host, url.port or default
 
 
-def _name_not_resolved(error: BaseException) -> bool:
+def _bucket_key(url: httpx.URL) -> tuple[Origin, str]:
+    """A path family (`/search/...`, `/repos/...`): the unit a server's rate-limit buckets cover."""
+    return _origin(url), url.path.lstrip("/").split("/", 1)[0]
+
+
+def name_not_resolved(error: BaseException) -> bool:
     """Whether a connection failed because the host name did not resolve (socket.gaierror)."""
     seen: BaseException | None = error
     while seen is not None:

@@ -147,6 +147,42 @@ llm_calls = Table(
     Column("at", String(40), nullable=False),
 )
 
+# What each report showed (lang-independent), so the next window's report can follow it up.
+report_snapshots = Table(
+    "report_snapshots",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("profile", String(200), nullable=False),
+    Column("reader", String(200), nullable=False),
+    Column("since", String(10), nullable=False),
+    Column("until", String(10), nullable=False),
+    Column("generated_at", String(40), nullable=False),
+    Column("focus", JSON, nullable=False),
+    Column("areas", JSON, nullable=False),
+    Column("stored_at", String(40), nullable=False),
+    UniqueConstraint("profile", "reader", "since", "until"),
+)
+
+# One row per attempt to send a window's report to a delivery target; a `sent` row keeps a re-run
+# from sending it again. No secret is stored: the note is redacted, the target is its name.
+deliveries = Table(
+    "deliveries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("target", String(100), nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("since", String(10), nullable=False),
+    Column("until", String(10), nullable=False),
+    Column("profile", String(200), nullable=False),
+    Column("reader", String(200), nullable=False),
+    Column("lang", String(10), nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("status", String(20), nullable=False),
+    Column("note", Text, nullable=False),
+    Column("at", String(40), nullable=False),
+    Index("ix_deliveries_window", "target", "since", "until"),
+)
+
 
 def utc_column(moment: str | None) -> str | None:
     """A stored timestamp (with any offset, or a bare date) in the UTC form the columns hold."""
@@ -210,4 +246,6 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("0003_llm_cache_and_ledger", lambda connection: _create(connection, llm_cache, llm_calls)),
     ("0004_utc_timestamp_columns", _utc_columns),
     ("0005_run_owner_columns", _run_owner_columns),
+    ("0006_report_snapshots", lambda connection: _create(connection, report_snapshots)),
+    ("0007_deliveries", lambda connection: _create(connection, deliveries)),
 ]

@@ -4,11 +4,15 @@ Every write happens inside a transaction, so an interrupted run leaves whole pag
 the next run simply upserts again. Several processes may write one database at once: on SQLite
 each write transaction takes the write lock when it begins (BEGIN IMMEDIATE) and waits up to
 BUSY_TIMEOUT_S for it, so a read-then-write (a comment merge, a migration) is never interleaved.
+On PostgreSQL the rows a merge reads are locked until it commits, migrations take an advisory
+lock, and a transaction that lost a race to another (a new key, a deadlock) is retried whole.
 """
 
 from __future__ import annotations
 
 import os
+import random
+import re
 import socket
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -23,6 +27,7 @@ from sqlalchemy import (
     Engine,
     Select,
     and_,
+    bindparam,
     create_engine,
     event,
     func,
@@ -34,7 +39,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from pytorch_insight.errors import StoreError
 from pytorch_insight.http import CachedPage
@@ -42,11 +47,13 @@ from pytorch_insight.model import Item, SourceStatus, merge_comments
 from pytorch_insight.schema import (
     MIGRATIONS,
     UTC_FORMAT,
+    deliveries,
     http_cache,
     items,
     llm_cache,
     llm_calls,
     payloads,
+    report_snapshots,
     runs,
     schema_migrations,
     source_status,
@@ -59,14 +66,19 @@ T = TypeVar("T")
 BATCH = 500
 # How long a SQLite writer waits for another process's write transaction before giving up.
 BUSY_TIMEOUT_S = 30.0
-# A write that lost a race for a new key (PostgreSQL) is retried this often; the retry sees the row.
-WRITE_ATTEMPTS = 3
+# A write that lost a race for a new key or a deadlock (PostgreSQL) is tried this often in all.
+WRITE_ATTEMPTS = 5
+# SQLSTATEs of a transaction PostgreSQL failed only because of another one: a key it inserted
+# first (unique violation), a deadlock, a serialization failure.
+_RACE_STATES = frozenset({"23505", "40P01", "40001"})
 # A run still `running` after this long is dead even where its process cannot be checked.
 STALE_AFTER = timedelta(hours=24)
 # Execution option marking the engine view whose transactions write (SQLite: BEGIN IMMEDIATE).
 _WRITES = "pytorch_insight_writes"
 # Key of the PostgreSQL advisory lock that serialises migrations across processes.
 _MIGRATION_LOCK = 7_140_351_963
+# The password in a URL's user part, for URLs SQLAlchemy cannot parse.
+_URL_PASSWORD = re.compile(r"(://[^/@:]*:)([^/@]*)@")
 
 
 def utcnow() -> str:
@@ -76,6 +88,52 @@ def utcnow() -> str:
 def database_url(db: str) -> str:
     """A URL stays a URL; anything else is a SQLite file path."""
     return db if "://" in db else f"sqlite:///{Path(db).expanduser()}"
+
+
+def shown_db(db: str) -> str:
+    """The database as messages name it: a URL's password masked."""
+    if "://" not in db:
+        return db
+    try:
+        url = make_url(db)
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
+        return _URL_PASSWORD.sub(r"\1***@", db)
+    query = {key: "***" if key.lower() == "password" else value for key, value in url.query.items()}
+    # The mask is percent-encoded in a query; shown as typed, it reads as one.
+    return url.set(query=query).render_as_string(hide_password=True).replace("=%2A%2A%2A", "=***")
+
+
+def _db_passwords(db: str) -> list[str]:
+    """The passwords a database URL holds (in its user part or its query), as given and decoded."""
+    found = [match.group(2) for match in _URL_PASSWORD.finditer(db)]
+    try:
+        url = make_url(db)
+    except (ArgumentError, ValueError):
+        return found
+    found += [url.password or "", *(str(v) for k, v in url.query.items() if k.lower() == "password")]
+    return [password for password in found if password]
+
+
+def _describe(exc: BaseException, db: str = "") -> str:
+    """An error (about database `db`) as one line that shows none of its passwords."""
+    message = str(getattr(exc, "orig", None) or exc)
+    if db:
+        message = message.replace(db, shown_db(db))
+        for password in sorted(_db_passwords(db), key=len, reverse=True):
+            message = message.replace(password, "***")
+    return " ".join(message.split())  # libpq's messages span lines
+
+
+def _lost_a_race(exc: SQLAlchemyError) -> bool:
+    """Whether PostgreSQL failed the transaction only because a concurrent one got there first."""
+    return getattr(getattr(exc, "orig", None), "sqlstate", None) in _RACE_STATES
+
+
+def may_write(db: str) -> bool:
+    """Whether a writable open may be tried: a SQLite file needs write access to it and to its
+    folder (for the WAL files); a server database says so itself when it refuses."""
+    path = _sqlite_file(database_url(db))
+    return path is None or (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
 
 
 class Store:
@@ -105,7 +163,7 @@ class Store:
                 store.recover_stale_runs()
         except SQLAlchemyError as exc:
             engine.dispose()
-            raise StoreError(f"cannot open database {db!r}: {exc.orig or exc}") from None
+            raise StoreError(f"cannot open database {shown_db(db)!r}: {_describe(exc, db)}") from None
         except StoreError:
             engine.dispose()
             raise
@@ -156,10 +214,12 @@ class Store:
         """A read-only open needs the schema as this version writes it; upgrading is a write."""
         pending = self.pending_migrations()
         if len(pending) == len(MIGRATIONS):
-            raise StoreError(f"database {db!r} has no pytorch-insight tables: run `collect` or `import` first")
+            raise StoreError(
+                f"database {shown_db(db)!r} has no pytorch-insight tables: run `collect` or `import` first"
+            )
         if pending:
             raise StoreError(
-                f"database {db!r} needs upgrading ({', '.join(pending)}): "
+                f"database {shown_db(db)!r} needs upgrading ({', '.join(pending)}): "
                 "run `collect` or `import` on it once with write access"
             )
 
@@ -179,19 +239,33 @@ class Store:
         return len(unique)
 
     def _upsert_items(self, connection: Connection, batch: list[Item], now: str) -> None:
-        existing = {
-            row.id: row.data
-            for row in connection.execute(select(items.c.id, items.c.data).where(items.c.id.in_([i.id for i in batch])))
-        }
-        for item in batch:
-            if item.id in existing:
-                old = Item.model_validate(existing[item.id])
-                item = item.model_copy(update={"comments": merge_comments(old.comments, item.comments)})
-                connection.execute(update(items).where(items.c.id == item.id).values(**_item_row(item, now)))
-            else:
-                connection.execute(insert(items).values(id=item.id, **_item_row(item, now)))
-            if item.raw is not None:
-                self._save_payload(connection, item, now)
+        # On PostgreSQL the rows read are locked until the merge is written (SQLite has the whole
+        # database locked already), so another writer's comments cannot be overwritten; locking
+        # and inserting in id order keeps two writers of overlapping batches from deadlocking.
+        batch = sorted(batch, key=lambda item: item.id)
+        locked = (
+            select(items.c.id, items.c.data)
+            .where(items.c.id.in_([i.id for i in batch]))
+            .order_by(items.c.id)
+            .with_for_update()
+        )
+        existing = {row.id: row.data for row in connection.execute(locked)}
+        merged = [
+            item.model_copy(
+                update={"comments": merge_comments(Item.model_validate(existing[item.id]).comments, item.comments)}
+            )
+            if item.id in existing
+            else item
+            for item in batch
+        ]
+        # One statement per table and kind of write, with many rows: a round trip per row is
+        # what made a PostgreSQL import slow.
+        _insert_or_update(connection, items.c.id, {item.id: _item_row(item, now) for item in merged}, set(existing))
+        raw = {item.id: {"payload": item.raw, "stored_at": now} for item in merged if item.raw is not None}
+        if raw:
+            # A payload is only ever written with its item, under that item's lock.
+            kept = set(connection.scalars(select(payloads.c.item_id).where(payloads.c.item_id.in_(list(raw)))))
+            _insert_or_update(connection, payloads.c.item_id, raw, kept)
 
     def _write(self, work: Callable[[Connection], T]) -> T:
         """Run `work` in one write transaction, as a StoreError when the database refuses it."""
@@ -201,17 +275,14 @@ class Store:
             try:
                 with self._writer.begin() as connection:
                     return work(connection)
-            except IntegrityError as exc:
-                # On SQLite writers are serialised, so this is PostgreSQL: another transaction
-                # inserted the same new key first; a fresh attempt sees its row and updates it.
-                if attempt == WRITE_ATTEMPTS:
-                    raise StoreError(f"cannot write to the database: {exc.orig or exc}") from None
             except SQLAlchemyError as exc:
-                raise StoreError(f"cannot write to the database: {exc.orig or exc}") from None
+                # On SQLite writers are serialised, so this is PostgreSQL: another transaction
+                # inserted the same new key first, or the server broke a deadlock by failing this
+                # one; a fresh attempt sees the other's rows and updates them.
+                if attempt == WRITE_ATTEMPTS or not _lost_a_race(exc):
+                    raise StoreError(f"cannot write to the database: {_describe(exc)}") from None
+                sleep(random.uniform(0, 0.05 * attempt))  # so the same writers do not collide again
         raise AssertionError("unreachable")
-
-    def _save_payload(self, connection: Any, item: Item, now: str) -> None:
-        _upsert(connection, payloads.c.item_id, item.id, {"payload": item.raw, "stored_at": now})
 
     def get_items(self, ids: Iterable[str]) -> dict[str, Item]:
         wanted = list(ids)
@@ -226,20 +297,22 @@ class Store:
 
     def iter_items(self, since: str | None = None, until: str | None = None) -> Iterator[Item]:
         """Items in id order, optionally those created on the days since..until (inclusive)."""
-        query = select(items.c.data).order_by(items.c.id)
+        query = select(items.c.data).order_by(_id_order(self.engine.dialect.name))
         if since:
             query = query.where(items.c.created >= _day_start(since))
         if until:
             query = query.where(items.c.created < _day_start(until, later=1))
         with self.engine.connect() as connection:
-            for row in connection.execute(query):
+            # Fetched BATCH rows at a time (PostgreSQL: a server-side cursor), not all at once.
+            for row in connection.execution_options(yield_per=BATCH).execute(query):
                 yield Item.model_validate(row.data)
 
     def items_in_window(self, window: Window) -> list[Item]:
         """The items `Item.active_in` the window (created, closed or merged in it, and what else the
         model counts as activity), in id order."""
         with self.engine.connect() as connection:
-            found = [Item.model_validate(row.data) for row in connection.execute(_window_candidates(window))]
+            query = _window_candidates(window, self.engine.dialect.name)
+            found = [Item.model_validate(row.data) for row in connection.execute(query)]
         return [item for item in found if item.active_in(window)]
 
     def latest_statuses(self, window: Window) -> list[SourceStatus]:
@@ -350,6 +423,92 @@ class Store:
         }
         self._write(lambda connection: _upsert(connection, http_cache.c.url, url, values))
 
+    # -- what reports showed -------------------------------------------------------------------
+
+    def save_snapshot(self, snapshot: dict[str, Any]) -> None:
+        """Keep what a report showed (`profile`, `reader`, `since`, `until`, `generated_at`,
+        `focus`, `areas`); a later report of the same window and reader replaces it."""
+        key = {name: snapshot[name] for name in ("profile", "reader", "since", "until")}
+        values = {
+            "generated_at": snapshot["generated_at"],
+            "focus": snapshot["focus"],
+            "areas": snapshot["areas"],
+            "stored_at": utcnow(),
+        }
+
+        def work(connection: Connection) -> None:
+            match = and_(*(report_snapshots.c[name] == value for name, value in key.items()))
+            if connection.execute(update(report_snapshots).where(match).values(values)).rowcount == 0:
+                connection.execute(insert(report_snapshots).values({**key, **values}))
+
+        self._write(work)
+
+    def snapshot_ending(self, profile: str, reader: str, until: str, since: str | None = None) -> dict[str, Any] | None:
+        """The snapshot of the profile's report for this reader whose window ends on `until`:
+        the one starting on `since` when there is one, else the one generated last."""
+        query = (
+            select(report_snapshots)
+            .where(
+                report_snapshots.c.profile == profile,
+                report_snapshots.c.reader == reader,
+                report_snapshots.c.until == until,
+            )
+            .order_by(report_snapshots.c.generated_at.desc(), report_snapshots.c.id.desc())
+        )
+        with self.engine.connect() as connection:
+            rows = [dict(row._mapping) for row in connection.execute(query)]
+        return next((row for row in rows if row["since"] == since), rows[0] if rows else None)
+
+    # -- deliveries ------------------------------------------------------------------------------
+
+    def delivered(self, target: str, since: str, until: str, profile: str, reader: str, lang: str) -> str | None:
+        """When this window's report (profile, reader, language) was last sent to `target`; None if never."""
+        query = select(func.max(deliveries.c.at)).where(
+            deliveries.c.target == target,
+            deliveries.c.since == since,
+            deliveries.c.until == until,
+            deliveries.c.profile == profile,
+            deliveries.c.reader == reader,
+            deliveries.c.lang == lang,
+            deliveries.c.status == "sent",
+        )
+        with self.engine.connect() as connection:
+            return connection.scalar(query)
+
+    def record_delivery(
+        self,
+        *,
+        target: str,
+        kind: str,
+        since: str,
+        until: str,
+        profile: str,
+        reader: str,
+        lang: str,
+        digest: str,
+        status: str,
+        note: str,
+    ) -> None:
+        values = {
+            "target": target,
+            "kind": kind,
+            "since": since,
+            "until": until,
+            "profile": profile,
+            "reader": reader,
+            "lang": lang,
+            "digest": digest,
+            "status": status,
+            "note": note,
+            "at": utcnow(),
+        }
+        self._write(lambda connection: connection.execute(insert(deliveries).values(values)))
+
+    def deliveries(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(deliveries).order_by(deliveries.c.id))
+            return [dict(row._mapping) for row in rows]
+
 
 class LLMLedger:
     """Model answers cached by (model, prompt hash), and every call logged."""
@@ -403,12 +562,25 @@ class LLMLedger:
 def _upsert(connection: Connection, key_column: Column[Any], key: Any, values: dict[str, Any]) -> None:
     """Update the row with this key, or insert it: portable SQL, no dialect-specific ON CONFLICT.
 
-    Safe under concurrency because it runs inside Store._write (serialised on SQLite, retried on a
-    lost insert race elsewhere).
+    Safe under concurrency because it runs inside Store._write (serialised on SQLite; on PostgreSQL
+    the UPDATE waits for a concurrent writer of the row, and a lost insert race is retried).
     """
     table = key_column.table
     if connection.execute(update(table).where(key_column == key).values(**values)).rowcount == 0:
         connection.execute(insert(table).values({key_column.name: key, **values}))
+
+
+def _insert_or_update(
+    connection: Connection, key_column: Column[Any], rows: dict[Any, dict[str, Any]], stored: set[Any]
+) -> None:
+    """Write `rows` by key: an executemany UPDATE of the keys already `stored`, one of INSERT for the rest."""
+    table = key_column.table
+    new = [{key_column.name: key, **values} for key, values in rows.items() if key not in stored]
+    again = [{"stored_key": key, **values} for key, values in rows.items() if key in stored]
+    if new:
+        connection.execute(insert(table), new)
+    if again:
+        connection.execute(update(table).where(key_column == bindparam("stored_key")), again)
 
 
 def _status_from_row(row: Any) -> SourceStatus:
@@ -444,15 +616,22 @@ def _item_row(item: Item, now: str) -> dict[str, Any]:
     }
 
 
-def _window_candidates(window: Window) -> Select[Any]:
+def _id_order(dialect: str) -> Any:
+    """Ids in code point order, as SQLite sorts them: PostgreSQL would otherwise follow the
+    database's locale, which can put "github:o/r#10" after "github:O/r#3"."""
+    return items.c.id.collate("C") if dialect == "postgresql" else items.c.id
+
+
+def _window_candidates(window: Window, dialect: str) -> Select[Any]:
     """Every item that may be active in the window, for `Item.active_in` to decide exactly.
 
-    The time columns hold one UTC form (schema.UTC_FORMAT), so string bounds compare instants.
+    The time columns hold one UTC form (schema.UTC_FORMAT), so string bounds compare instants
+    (under any collation: the strings differ only in their digits).
     """
     start, end = window.start.strftime(UTC_FORMAT), window.end.strftime(UTC_FORMAT)
     return (
         select(items.c.data)
-        .order_by(items.c.id)
+        .order_by(_id_order(dialect))
         .where(
             or_(
                 *(and_(column >= start, column < end) for column in (items.c.created, items.c.closed, items.c.merged)),
@@ -543,10 +722,12 @@ def _writable_engine(db: str, url: str) -> Engine:
         # The busy timeout as a connect argument holds from the first statement on every connection,
         # SQLAlchemy's own first-connect queries included.
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {})
-    except (ArgumentError, ImportError, SQLAlchemyError) as exc:
-        raise StoreError(f"cannot use database {db!r}: {exc}") from None
+    except (ArgumentError, ImportError, SQLAlchemyError, ValueError) as exc:
+        raise StoreError(f"cannot use database {shown_db(db)!r}: {_describe(exc, db)}") from None
     if engine.dialect.name == "sqlite":
         _take_over_sqlite_transactions(engine, wal=True)
+    elif engine.dialect.name == "postgresql":
+        event.listen(engine, "before_cursor_execute", _drop_nul_characters, retval=True)
     return engine
 
 
@@ -560,13 +741,33 @@ def _readonly_engine(db: str, url: str) -> Engine:
             engine = create_engine(url, creator=lambda: _connect_readonly(uri))
         else:
             engine = create_engine(url)
-    except (ArgumentError, ImportError, SQLAlchemyError) as exc:
-        raise StoreError(f"cannot use database {db!r}: {exc}") from None
+    except (ArgumentError, ImportError, SQLAlchemyError, ValueError) as exc:
+        raise StoreError(f"cannot use database {shown_db(db)!r}: {_describe(exc, db)}") from None
     if engine.dialect.name == "sqlite":
         _take_over_sqlite_transactions(engine, wal=False)
     elif engine.dialect.name == "postgresql":
+        event.listen(engine, "before_cursor_execute", _drop_nul_characters, retval=True)
         engine = engine.execution_options(postgresql_readonly=True)  # the server refuses writes too
     return engine
+
+
+def _drop_nul_characters(
+    _connection: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _executemany: bool
+) -> tuple[str, Any]:
+    """PostgreSQL text cannot hold NUL, which hostile text may: it is dropped from the values
+    (JSON documents keep it, escaped as \\u0000), where SQLite would have stored it."""
+    if isinstance(parameters, dict):
+        return statement, _without_nul(parameters)
+    if isinstance(parameters, list):
+        return statement, [_without_nul(row) if isinstance(row, dict) else row for row in parameters]
+    return statement, parameters
+
+
+def _without_nul(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        key: value.replace("\x00", "") if isinstance(value, str) and "\x00" in value else value
+        for key, value in row.items()
+    }
 
 
 def _readonly_uri(path: Path) -> str:

@@ -45,13 +45,14 @@ NOT_A_STATEMENT = re.compile(
     r"^\s*at [\w.$]+\(",
     re.I,
 )
+LEADING_MENTIONS = re.compile(r"^(?:@[\w-]++[,:]?\s*)+")
 NON_WORD_RUN = re.compile(r"\W*")
 LETTER = re.compile(r"[^\W\d_]")  # str.isalpha in one C loop: a 64k "sentence" of underscores has none
 # A full stop ends a sentence unless it closes a common abbreviation ("e.g.", "i.e.", "vs."); the
 # abbreviations are looked for only before a space (not after each dot of "1.1.1.1").
 SENTENCE_END = re.compile(
     r"(?<=[.!?])(?=\s)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bapprox\.)(?<!\bNo\.)"
-    r"\s+(?=[A-Z`\"'(\[])|\n\s*\n|\n(?=\s*(?:[-*]|\d+[.)])\s)"
+    r"\s+(?=[A-Z`\"'(\[@])|\n\s*\n|\n(?=\s*(?:[-*]|\d+[.)])\s)"
 )
 # Blank lines between two lines of text: one says as much as 64k of them, and every later pattern
 # that starts at a line start has far fewer to try.
@@ -144,12 +145,11 @@ def _sentences(text: str) -> tuple[str, ...]:
     for part in SENTENCE_END.split(prose(text)):
         sentence = " ".join(part.split()).lstrip("-* ").strip()
         head = sentence[:SENTENCE_READ]
-        if (
-            len(sentence) >= 12
-            and LETTER.search(head)
-            and not _is_question(sentence)
-            and not NOT_A_STATEMENT.search(head)
-        ):
+        if NOT_A_STATEMENT.search(head):
+            continue
+        # "@a @b it looks like …": the addressees are who is asked, not what is said.
+        sentence = LEADING_MENTIONS.sub("", sentence)
+        if len(sentence) >= 12 and LETTER.search(sentence[:SENTENCE_READ]) and not _is_question(sentence):
             found.append(shorten(sentence, MAX_SENTENCE))
     return tuple(found)
 

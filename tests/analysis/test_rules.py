@@ -57,7 +57,9 @@ def test_fix_state_follows_the_linked_pr(analysed: dict[int, Any]) -> None:
 
 def test_nothing_is_invented_for_a_bare_ci_issue(analysed: dict[int, Any]) -> None:
     bare = analysed[179950]  # "DISABLED test_suspend": platform line, one sentence, CI link and cc list
-    assert bare.root_cause == "This test was disabled because it is failing on main branch (recent examples)."
+    # the summary quotes the sentence, so the root cause gives its causal clause
+    assert bare.summary.startswith("This test was disabled because it is failing on main branch")
+    assert bare.root_cause == "because it is failing on main branch (recent examples)."
     assert (bare.impact, bare.workaround, bare.details) == ("", "", "")
     assert bare.facts.versions == [] and bare.facts.errors == [] and bare.facts.comparisons == []
 
@@ -73,11 +75,14 @@ def test_every_extracted_sentence_occurs_in_the_sources(
     ranked = {a.item.number: a for a in assess([item_from_line(row) for row in shared_rows], PROFILE)}
     for number, analysis in analysed.items():
         story = [r.target.rsplit("#", 1)[1] for r in ranked[number].relations if r.type in ("fixes", "fixed_by")]
-        source = " ".join([text_of[number], *(text_of.get(int(n), "") for n in story if n.isdigit())])
         for field in ("root_cause", "workaround"):
+            quoted = analysis.quoted_from.get(field, "").rsplit("#", 1)[-1]
+            linked = [*story, quoted]
+            source = " ".join([text_of[number], *(text_of.get(int(n), "") for n in linked if n.isdigit())])
             value = getattr(analysis, field)
             if value:
-                assert value.rstrip("…")[:60].replace("`", "") in source.replace("`", ""), (number, field)
+                head = value.rstrip("…")[:60].split(". ")[0]  # a field joins up to two quoted sentences
+                assert head.replace("`", "") in source.replace("`", ""), (number, field)
 
 
 def test_comparisons_compute_the_change() -> None:
@@ -125,3 +130,53 @@ def test_a_fix_outside_the_window_is_stated_from_the_issue_timeline() -> None:
     analysis = RuleAnalyser().analyse(ranked[0], context, deep=False)
     assert analysis.fix_state == "referenced"
     assert analysis.fix_ref_states == {"github:pytorch/pytorch#9": "merged"}  # an issue that mentions it is no fix
+
+
+def test_a_cause_inside_the_summary_sentence_is_given_as_its_clause(analysed: dict[int, Any]) -> None:
+    # "Under torch 2.12.0, vLLM's H100 compile-startup tests fail because the inductor ... artifacts:"
+    assert "tests fail because the inductor" in analysed[180912].summary
+    assert analysed[180912].root_cause == (
+        "because the inductor standalone-compile warm cache no longer saves artifacts"
+    )
+
+
+def test_an_umbrella_states_where_its_tracked_issues_stand_and_quotes_their_causes(
+    analysed: dict[int, Any],
+) -> None:
+    umbrella = analysed[180899]  # its body: a milestone list, two CI links and the list of tracked issues
+    assert umbrella.summary == ""  # the milestones are no description of the problem
+    assert umbrella.fix_state == "tracking"
+    assert len(umbrella.fix_refs) == 8
+    assert umbrella.quoted_from["root_cause"] in umbrella.fix_refs
+    assert umbrella.root_cause.startswith("because ")
+
+
+def test_a_bare_reland_reference_is_no_summary(analysed: dict[int, Any]) -> None:
+    # The export's Summary is "Relanding D100157470": the summary comes from the prose that follows.
+    assert "Relanding" not in analysed[180270].summary
+    assert analysed[180270].summary.startswith("Previously `reinterpret_tensor` was always added")
+
+
+def test_a_score_after_the_word_torch_is_no_version() -> None:
+    from pytorch_insight.analysis.rules import facts
+    from pytorch_insight.model import Item
+    from pytorch_insight.text import parse_body
+
+    body = "Speedup over torch 0.3265 on the suite; tested on torch 2.12.0 and PyTorch 2.11."
+    item = Item(id="github:o/r#1", source="github", kind="issue", title="t", body=body)
+    assert facts(item, parse_body(body)).versions == ["torch 2.12.0", "torch 2.11"]
+
+
+def test_a_first_guess_and_an_unaffected_path_are_no_root_cause() -> None:
+    from pytorch_insight.analysis.rules import root_causes
+
+    # sentences of a real PR of the March week (pytorch/pytorch#178005, #177870)
+    found = root_causes(
+        [
+            "This one was a fun one, as originally it seemed to be caused by the cuBLAS unified workspace PR.",
+            "The bf16→fp8 path is unaffected because bf16 unpacking scatters values into other registers.",
+            "However, the underlying issue seemed to be that the triton kernel was reading invalid memory.",
+        ],
+        summary="",
+    )
+    assert found == ["However, the underlying issue seemed to be that the triton kernel was reading invalid memory."]

@@ -255,9 +255,15 @@ class FakeGitHub(LocalServer):
         return [commit_payload(t, api) for t in landed]
 
     def search(self, query: dict[str, str], api: str) -> tuple[int, Any, dict[str, str]]:
+        """GitHub's issue search: `repo:` and `org:` qualifiers (several widen the scope, as on
+        GitHub), `-repo:` narrows it, date qualifiers, `is:pr` / `is:issue`; items in the search
+        item shape (no `closed_by`, a `score`), at most `search_cap` of them reachable."""
         terms = query.get("q", "")
-        repo = re.search(r"repo:(\S+)", terms)
-        if repo and repo.group(1) not in self.threads:
+        repos = re.findall(r"(?<![\w-])repo:(\S+)", terms)
+        orgs = re.findall(r"(?<![\w-])(?:org|user):(\S+)", terms)
+        owners = {repo.split("/")[0].lower() for repo in self.threads}
+        unknown = [r for r in repos if r not in self.threads] + [o for o in orgs if o.lower() not in owners]
+        if unknown:
             return (
                 422,
                 {
@@ -275,18 +281,29 @@ class FakeGitHub(LocalServer):
                 },
                 {},
             )
-        threads = (
-            list(self.threads[repo.group(1)].values())
-            if repo
-            else [t for repo_threads in self.threads.values() for t in repo_threads.values()]
-        )
+        excluded = set(re.findall(r"(?<![\w])-repo:(\S+)", terms))
+        wanted_orgs = {org.lower() for org in orgs}
+        threads = [
+            t
+            for repo, repo_threads in self.threads.items()
+            if (not repos and not orgs) or repo in repos or repo.split("/")[0].lower() in wanted_orgs
+            if repo not in excluded
+            for t in repo_threads.values()
+        ]
         for field, low, high, operator, day in re.findall(DATE_QUALIFIER, terms):
             threads = [t for t in threads if _matches(_moment(t, field), low, high, operator, day)]
         if "is:pr" in terms:
             threads = [t for t in threads if t.is_pull]
         if "is:issue" in terms:
             threads = [t for t in threads if not t.is_pull]
-        threads.sort(key=lambda t: (t.created, t.number), reverse=query.get("order", "desc") == "desc")
+        key = {
+            "updated": lambda t: (t.updated, t.repo, t.number),
+            "comments": lambda t: (len(t.comments), t.repo, t.number),
+        }
+        threads.sort(
+            key=key.get(query.get("sort", ""), lambda t: (t.created, t.repo, t.number)),
+            reverse=query.get("order", "desc") == "desc",
+        )
         page, per_page = int(query.get("page", 1)), min(int(query.get("per_page", 30)), 100)
         if (page - 1) * per_page >= self.search_cap:
             return (
@@ -302,7 +319,7 @@ class FakeGitHub(LocalServer):
             {
                 "total_count": len(threads),
                 "incomplete_results": False,
-                "items": [{**issue_payload(t, api), "score": 1.0} for t in threads[: self.search_cap]],
+                "items": threads[: self.search_cap],  # threads: the handler shapes only the page it serves
             },
             {},
         )
@@ -343,6 +360,12 @@ def _mentions(threads: dict[str, dict[int, Thread]]) -> dict[tuple[str, int], li
                     if target != (source.repo, source.number) and target[1] in threads.get(target[0], {}):
                         found.setdefault(target, []).append((source.merged, source, "pytorchmergebot", True))
     return found
+
+
+def search_item(thread: Thread, api: str) -> dict[str, Any]:
+    """An issue as the search API returns it: the issue shape without `closed_by`, with a `score`."""
+    payload = {key: value for key, value in issue_payload(thread, api).items() if key != "closed_by"}
+    return {**payload, "score": 1.0}
 
 
 def _references(text: str, repo: str) -> set[tuple[str, int]]:
@@ -399,7 +422,7 @@ class _Handler(BaseHTTPRequestHandler):
         if status == 200 and isinstance(body, list):
             body, headers = self.paginate(body, parts.path, query, links)
         elif status == 200 and parts.path == "/search/issues":
-            body, headers = self.paginate_search(body, parts.path, query, links)
+            body, headers = self.paginate_search(body, parts.path, query, api, links)
         encoded = json.dumps(body).encode()
         etag = 'W/"' + hashlib.sha256(encoded).hexdigest() + '"'
         if status == 200 and self.headers.get("If-None-Match") == etag:
@@ -480,10 +503,10 @@ class _Handler(BaseHTTPRequestHandler):
         return rows[(page - 1) * per_page : page * per_page], self.links(len(rows), page, per_page, path, query, api)
 
     def paginate_search(
-        self, body: dict[str, Any], path: str, query: dict[str, str], api: str
+        self, body: dict[str, Any], path: str, query: dict[str, str], api: str, links: str
     ) -> tuple[Any, dict[str, str]]:
-        rows, headers = self.paginate(body["items"], path, query, api)
-        return {**body, "items": rows}, headers
+        rows, headers = self.paginate(body["items"], path, query, links)
+        return {**body, "items": [search_item(thread, api) for thread in rows]}, headers
 
     def links(self, total: int, page: int, per_page: int, path: str, query: dict[str, str], api: str) -> dict[str, str]:
         last = max(1, -(-total // per_page))

@@ -25,7 +25,7 @@ import pytest
 from pytorch_insight.report.model import Report
 from pytorch_insight.report.render import render_html
 from pytorch_insight.report.write import write_report
-from tests.report.fixtures import fixed_report
+from tests.report.fixtures import fixed_report, report_of_week
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -228,6 +228,8 @@ REPORTS = {
     "en": lambda: fixed_report("en"),
     "zh-long": lambda: long_words_report("zh"),
     "en-long": lambda: long_words_report("en"),
+    # a real week: several repositories (the roll-up table), long quotes, many focus entries
+    "zh-week": lambda: report_of_week("pytorch-2026-04-07_2026-04-20.jsonl", "2026-04-14", "2026-04-20", "zh")[0],
 }
 SCREENS = {"desktop": (1280, 900, False), "phone": (390, 844, True)}
 

@@ -180,6 +180,11 @@ class LLMAnalyser:
 
     # -- one answer: cache, call, validate, repair once ---------------------------------------------
 
+    def answer(self, data: dict[str, Any], purpose: str) -> ModelAnswer:
+        """The answer for one item's data, cached: a worker's task (workers/), whose answer the
+        dispatcher's own analysis then finds in the shared cache."""
+        return self._answer(data, purpose)
+
     def _answer(self, data: dict[str, Any], purpose: str) -> ModelAnswer:
         data = scrub(data)  # a token pasted in an issue goes to no model provider
         messages = [

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.pipeline import Assessment
 
-FixState = Literal["none", "open", "landed", "merged", "reverted", "closed", "referenced"]
+FixState = Literal["none", "open", "landed", "merged", "reverted", "closed", "referenced", "tracking"]
 
 
 class Comparison(BaseModel):

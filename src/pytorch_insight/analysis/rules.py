@@ -16,7 +16,7 @@ from pytorch_insight.analysis.model import (
 )
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import Body, bounded, parse_body, section, sentences
+from pytorch_insight.text import LETTER, Body, bounded, parse_body, section, sentences
 
 SUMMARY_SECTIONS = (
     "describe the bug",
@@ -30,7 +30,8 @@ SUMMARY_SECTIONS = (
 )
 ROOT_CAUSE = re.compile(
     r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
-    r"this happens (?:when|because)|the reason (?:is|was))\b",
+    r"this happens (?:when|because)|the reason (?:is|was)|"
+    r"the (?:underlying|real|actual) (?:issue|problem|cause|bug))\b",
     re.I,
 )
 WORKAROUND = re.compile(
@@ -43,7 +44,9 @@ MECHANISM = re.compile(r"`[^`]+`|\b[\w/]+\.(?:py|cpp|cu|h|hpp|c|cc|yaml|yml)\b|\
 VERSION_PATTERNS = (
     (
         "torch",
-        re.compile(r"\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d+\.\d+(?:\.\d+)?(?:[+.][\w.]+)?)", re.I),
+        re.compile(
+            r"\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d\.\d{1,2}(?:\.\d+)?(?:[+.][\w.]+)?)(?!\d)", re.I
+        ),
     ),
     ("CUDA", re.compile(r"\bCUDA(?:\s+version)?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)")),
     ("ROCm", re.compile(r"\bROCm(?:\s+version)?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)", re.I)),
@@ -69,6 +72,24 @@ INLINE_ERROR = re.compile(r"`((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b[^`]{0,1
 API = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 CODE_SPAN = re.compile(r"`([^`\n]{2,60})`")
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
+LIST_ITEM = re.compile(r"^[ \t]*+(?:[-*+]|\d++[.)])[ \t].*$", re.M)
+URL = re.compile(r"https?://\S+")
+SUMMARY_WORDS = 4
+REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
+# A cause stated inside the summary's own sentence is given as its clause ("... because X"), so the
+# root cause says what the summary does not.
+CAUSE_CLAUSE_WORDS = 2
+# "originally it seemed to be caused by X. However, the underlying issue ...": a cause the author let go.
+ABANDONED = re.compile(r"\b(?:originally|initially|at first|we thought|I thought)\b", re.I)
+NOT_A_FAILURE = re.compile(r"\b(?:unaffected|not affected|works (?:fine|correctly)|is (?:fine|safe|correct))\b", re.I)
+SCOPE = re.compile(
+    r"\b\d+\s+(?:of\s+\d+\s+|out of\s+\d+\s+)?(?:\w+\s+)?(?:tests?|test cases|models?|jobs?|workflows?|"
+    r"configs?|configurations|parametrizations|users?|ranks?|nodes?|GPUs|benchmarks?|kernels?|shards?)\b",
+    re.I,
+)
+FAILING = re.compile(
+    r"\b(?:fail\w*|error\w*|crash\w*|hang\w*|break\w*|broken|affected|regress\w*|end (?:with|in))\b", re.I
+)
 LANDED = ("merged", "landed")
 CHANGES = ("pull_request", "commit")
 STORY_READ = ("fixes", "fixed_by", "relands", "duplicate")  # linked items whose text tells the same story
@@ -101,7 +122,8 @@ class RuleAnalyser:
         item = assessment.item
         body = parse_body(item.body)
         thread = [c.body or "" for c in item.comments if not context.profile.is_bot(c.author)]
-        summary = summarise(body)
+        tracker = any(r.type == "tracks" for r in assessment.relations)
+        summary = summarise(body, lists=not tracker)
         state, refs = fix_state(assessment, context)
         analysis = Analysis(
             summary=summary,
@@ -136,16 +158,24 @@ class RuleAnalyser:
             analysis.quoted_from["summary"] = story[0].id
         summary = analysis.summary
         analysis.details = " ".join(first(mechanism_sentences(item, body), 2, exclude=summary))
-        analysis.root_cause = " ".join(first(root_cause_sentences(bodies, threads), 2))
+        analysis.root_cause = " ".join(first(root_causes(root_cause_sentences(bodies, threads), summary), 2))
+        tracked = [
+            context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id
+        ][:STORY_ITEMS]
+        if not analysis.root_cause:  # an umbrella's causes are those its tracked reports state
+            for other in tracked:
+                other_body = parse_body(other.item.body)
+                causes = root_causes(root_cause_sentences([other_body], []), summarise(other_body))
+                if causes:
+                    analysis.root_cause = causes[0]
+                    analysis.quoted_from["root_cause"] = other.id
+                    break
         fixes = [other for other in story if other.item.kind in CHANGES]
         if not analysis.root_cause and item.kind not in CHANGES and fixes:
             # The fix's own account of what was wrong is the best statement of the cause there is.
             analysis.root_cause = summarise(parse_body(fixes[0].item.body))
             analysis.quoted_from["root_cause"] = fixes[0].id
         used = summary + analysis.root_cause + analysis.details
-        tracked = [
-            context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id
-        ][:STORY_ITEMS]
         stated = impact_sentences([assessment, *story, *tracked])
         analysis.impact = " ".join(first(stated, 2, exclude=used))
         analysis.impact_in_summary = not analysis.impact and any(sentence in summary for sentence in stated)
@@ -168,11 +198,45 @@ def first(found: Iterable[str], limit: int, exclude: str = "") -> list[str]:
     return chosen
 
 
-def summarise(body: Body) -> str:
-    """The first two sentences of the template's description, else of the body."""
+def summarise(body: Body, lists: bool = True) -> str:
+    """The first two sentences of the template's description, else of the body; without `lists`
+    its list items are left out (a tracker's list is what it tracks, not what is wrong)."""
     text = section(body, *SUMMARY_SECTIONS) or body.sections.get("", "") or next(iter(body.sections.values()), "")
-    found = sentences(text) or sentences("\n\n".join(body.sections.values()))
-    return " ".join(found[:2])
+    for candidate in (text, "\n\n".join(body.sections.values())):
+        found = [s for s in sentences(candidate if lists else LIST_ITEM.sub("", candidate)) if says_something(s)]
+        if found:
+            return " ".join(found[:2])
+    return ""
+
+
+def says_something(sentence: str) -> bool:
+    """A statement rather than a label, a link or a bare reference ("TEST PR: <url>", "Relanding D123")."""
+    words = [word for word in URL.sub("", sentence).split() if LETTER.search(word)]
+    return len(words) >= SUMMARY_WORDS and not REFERENCE_ONLY.match(sentence)
+
+
+def root_causes(sentences_found: Iterable[str], summary: str) -> list[str]:
+    """The cause sentences that explain a failure (not why something else is unaffected, nor a
+    first guess the author let go), each as its clause when the summary already quotes it."""
+    found = []
+    for sentence in sentences_found:
+        marker = ROOT_CAUSE.search(sentence)
+        if marker and (NOT_A_FAILURE.search(sentence[: marker.start()]) or ABANDONED.search(sentence[: marker.end()])):
+            continue
+        clause = cause_clause(sentence, summary)
+        if clause:
+            found.append(clause)
+    return found
+
+
+def cause_clause(sentence: str, summary: str) -> str:
+    """`sentence`, or only its causal clause when the summary already quotes the sentence (empty
+    when that clause is too short to name a cause)."""
+    if sentence[:60] not in summary:
+        return sentence
+    marker = ROOT_CAUSE.search(sentence)
+    clause = sentence[marker.start() :].rstrip(" :;,") if marker else ""
+    return clause if len(clause.split()) > CAUSE_CLAUSE_WORDS else ""
 
 
 def mechanism_sentences(item: Item, body: Body) -> list[str]:
@@ -197,6 +261,8 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
         if explicit and sentences(explicit):
             return sentences(explicit)
     found = []
+    for assessment in story[:1]:  # how many tests, models or jobs fail: the breadth of the problem
+        found += [s for s in sentences(bounded(assessment.item.body)) if SCOPE.search(s) and FAILING.search(s)]
     for assessment in story:
         for fact in assessment.facts.facts:
             if (
@@ -296,6 +362,10 @@ def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixStat
         return ("open", refs) if any(fix.item.state == "open" for fix in fixes) else ("closed", refs)
     if timeline_prs(item):
         return "referenced", list(timeline_prs(item))
+    tracked = [r.target for r in assessment.relations if r.type == "tracks"]
+    if tracked and item.state != "closed":
+        # An umbrella's own fix is the progress of what it tracks.
+        return "tracking", tracked
     return ("closed", []) if item.state == "closed" else ("none", [])
 
 

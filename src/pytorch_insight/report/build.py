@@ -30,6 +30,7 @@ from pytorch_insight.report.model import (
     Coverage,
     Evidence,
     FocusEntry,
+    FollowUp,
     Footer,
     Overview,
     Report,
@@ -39,6 +40,7 @@ from pytorch_insight.report.model import (
     WindowModel,
 )
 from pytorch_insight.report.narrative import Narrator
+from pytorch_insight.report.rollup import repo_rollup
 from pytorch_insight.text import parse_body, shorten
 from pytorch_insight.window import Window
 
@@ -186,6 +188,7 @@ class _Builder:
             action_text=f"{t(f'action_{suggestion.action}')} · {t(f'urgency_{suggestion.urgency}')}",
             reason=reason,
             evidence=self.evidence(assessment, analysis),
+            quoted_refs={field: self.ref(source) for field, source in analysis.quoted_from.items()},
         )
 
     def evidence(self, assessment: Assessment, analysis: Analysis) -> list[Evidence]:
@@ -218,10 +221,29 @@ class _Builder:
                 for ref, state in analysis.fix_ref_states.items()
             ]
             return self.t("fix_referenced", refs=self.join(states))
+        if analysis.fix_state == "tracking":
+            return self.tracking_text(analysis.fix_refs)
         refs = self.join([self.ref(ref) for ref in analysis.fix_refs])
+        if analysis.fix_state == "open" and not refs:
+            return self.t("fix_open_self")
         if analysis.fix_state == "closed":
             return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "")
         return self.t(f"fix_{analysis.fix_state}", refs=refs)
+
+    def tracking_text(self, tracked: list[str]) -> str:
+        """Where an umbrella's tracked items stand, counted from their collected states."""
+        known = [self.by_id[ref] for ref in tracked if ref in self.by_id]
+        closed = [a for a in known if a.item.state == "closed"]
+        fixing = [a for a in known if a.item.state != "closed" and any(r.type == "fixed_by" for r in a.relations)]
+        missing = len(tracked) - len(known)
+        return self.t(
+            "fix_tracking",
+            n=len(tracked),
+            closed=len(closed),
+            fixing=len(fixing),
+            open=len(known) - len(closed) - len(fixing),
+            missing=self.t("fix_tracking_missing", n=missing) if missing else "",
+        )
 
     def relations(self, assessment: Assessment) -> list[str]:
         ordered = sorted(
@@ -494,6 +516,7 @@ def build_report(
     statuses: Sequence[SourceStatus],
     collected: int,
     options: ReportOptions | None = None,
+    follow_up: FollowUp | None = None,
 ) -> Report:
     options = options or ReportOptions()
     builder = _Builder(ranked, profile, reader, options)
@@ -532,9 +555,12 @@ def build_report(
         counts=counts(ranked),
         contributors=people,
         teams=builder.teams(people),
-        coverage=Coverage(sources=list(statuses), areas=builder.area_coverage()),
+        coverage=Coverage(
+            sources=list(statuses), areas=builder.area_coverage(), repos=repo_rollup(ranked, builder.area_names)
+        ),
         stats=numbers,
         footer=footer(t, generator, profile.name, reader.id, role, options.analyser),
+        follow_up=follow_up,
     )
     # Every format is rendered from this document, so this is where source text is made public:
     # control characters and bidirectional overrides out, secrets and tokens redacted.

@@ -58,6 +58,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "col_note": {"zh": "说明", "en": "Note"},
     "col_level": {"zh": "覆盖度", "en": "Coverage"},
     "col_high_items": {"zh": "高优先级条目", "en": "High-priority items"},
+    "repo_rollup": {"zh": "按仓库汇总", "en": "By repository"},
+    "col_repo": {"zh": "仓库", "en": "Repository"},
+    "col_prs": {"zh": "PR", "en": "PRs"},
+    "col_issues": {"zh": "Issue", "en": "Issues"},
+    "col_high": {"zh": "高优先级", "en": "High"},
+    "col_top_areas": {"zh": "主要领域", "en": "Main areas"},
     "stage_github": {"zh": "GitHub 条目采集", "en": "GitHub items collected"},
     "stage_community": {"zh": "社区条目采集", "en": "Community items collected"},
     "stage_fused": {"zh": "融合后总数", "en": "Total after fusion"},
@@ -110,6 +116,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "窗口内没有修复 PR；其时间线显示引用它的 PR：{refs}",
         "en": "no fix PR in the window; its timeline shows PRs referencing it: {refs}",
     },
+    "fix_open_self": {"zh": "PR 进行中，尚未合入", "en": "PR open, not merged yet"},
+    "fix_tracking": {
+        "zh": "跟踪 {n} 项：已关闭 {closed} 项，有修复 PR 的 {fixing} 项，仍开放 {open} 项{missing}",
+        "en": "tracks {n}: {closed} closed, {fixing} with a fix PR, {open} open{missing}",
+    },
+    "fix_tracking_missing": {"zh": "（{n} 项不在收集的数据中）", "en": " ({n} not in the collected data)"},
     "fix_ref_state": {"zh": "{ref}（{state}）", "en": "{ref} ({state})"},
     "pr_state_merged": {"zh": "已合入", "en": "merged"},
     "pr_state_open": {"zh": "进行中", "en": "open"},
@@ -221,16 +233,75 @@ MESSAGES: dict[str, dict[str, str]] = {
     "state_reverted": {"zh": "已回退", "en": "reverted"},
     "state_closed": {"zh": "已关闭，合入未确认", "en": "closed, landing unconfirmed"},
     "state_referenced": {"zh": "有引用它的 PR", "en": "PRs reference it"},
+    "state_tracking": {"zh": "跟踪中的问题尚未全部解决", "en": "tracked problems not all resolved"},
     "not_stated": {"zh": "来源未说明", "en": "not stated in the sources"},
     "see_summary": {"zh": "见概要", "en": "see the summary"},
     "source_quote": {"zh": "原文", "en": "quoted"},
+    "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
     "conclusion": {"zh": "结论", "en": "In one line"},
     "area_paragraph": {"zh": "**{area}**：{items}。", "en": "**{area}**: {items}."},
     "area_item": {"zh": "{ref} {problem}，{state}", "en": "{ref}: {problem}, {state}"},
+    # The follow-up of the previous report (report/followup.py).
+    "fu_title": {"zh": "上周跟进", "en": "Since last week"},
+    "fu_stored": {
+        "zh": "跟进 {since} – {until} 报告（生成于 {generated}）的重点关注条目：",
+        "en": "The focus items of the report for {since} – {until} (generated {generated}):",
+    },
+    "fu_computed": {
+        "zh": "{since} – {until} 没有记录的报告；以下重点关注条目由库中该窗口的条目重建：",
+        "en": "No report was recorded for {since} – {until}; its focus items, rebuilt from the stored items:",
+    },
+    "fu_none": {
+        "zh": "没有更早的报告可跟进：库中没有 {since} – {until} 的报告或条目。",
+        "en": "No earlier report to follow up: the store holds no report or items for {since} – {until}.",
+    },
+    "fu_fixed": {"zh": "已修复：{refs} 已合入", "en": "fixed since: {refs} merged"},
+    "fu_merged": {"zh": "已合入", "en": "merged since"},
+    "fu_closed": {
+        "zh": "已关闭，收集到的数据未确认有已合入的修复",
+        "en": "closed since; the collected data shows no landed fix",
+    },
+    "fu_reopened": {"zh": "上周已解决，现在重新打开", "en": "resolved last week, open again now"},
+    "fu_regressed": {"zh": "修复已被回退：{refs}", "en": "regressed: the fix was reverted ({refs})"},
+    "fu_open": {
+        "zh": "仍未解决，收集到的数据中没有修复 PR",
+        "en": "still open; no fix PR in the collected data",
+    },
+    "fu_open_fixing": {"zh": "仍未解决；修复 PR：{refs}", "en": "still open; fix PRs: {refs}"},
+    "fu_new_fix": {"zh": "新出现的修复 PR：{refs}", "en": "new fix PR since: {refs}"},
+    "fu_unchanged_done": {"zh": "上周已修复或合入，无变化", "en": "already fixed or merged last week; no change"},
+    "fu_unchanged_closed": {
+        "zh": "上周已关闭（合入未确认），无变化",
+        "en": "already closed last week (landing unconfirmed); no change",
+    },
+    "fu_missing": {
+        "zh": "库中已没有该条目，无法判断现状",
+        "en": "no longer in the store: where it stands cannot be told",
+    },
+    "fu_escalated": {"zh": "优先级上升：{then} → {now}", "en": "escalated: priority {then} → {now}"},
+    "fu_then_claim": {"zh": "上周报告中的状态", "en": "as the previous report showed it"},
+    "fu_state_claim": {"zh": "条目现在的状态", "en": "the item's state now"},
+    "fu_fix_claim": {"zh": "关联改动 {ref}", "en": "linked change {ref}"},
+    "fu_escalated_claim": {"zh": "本窗口重新排序后的优先级", "en": "its priority ranked in this window"},
+    "fu_areas": {"zh": "各领域条目数及较上周变化", "en": "Items per area and change since last week"},
+    "fu_col_now": {"zh": "本期", "en": "This week"},
+    "fu_col_then": {"zh": "上周", "en": "Last week"},
+    "fu_col_change": {"zh": "变化", "en": "Change"},
+    "fu_evidence": {"zh": "依据", "en": "Evidence"},
 }
 
 PRIORITY_MARK = {"high": "🔴", "medium": "🟡", "low": "🟢"}
 STATUS_MARK = {"ok": "✅", "partial": "⚠️", "skipped": "⚠️", "failed": "❌"}
+FOLLOW_UP_MARK = {
+    "fixed": "✅",
+    "merged": "✅",
+    "closed": "☑️",
+    "reopened": "🔁",
+    "regressed": "↩️",
+    "open": "⏳",
+    "unchanged": "➖",
+    "missing": "❔",
+}
 
 
 class Catalogue:

@@ -70,6 +70,7 @@ class FocusEntry(BaseModel):
     conclusion: str = ""  # one line in the report's language, composed from the facts
     story: list[str] = Field(default_factory=list)  # the other items of its story (its fixes, resubmissions, stack)
     evidence: list[Evidence] = Field(default_factory=list)
+    quoted_refs: dict[str, str] = Field(default_factory=dict)  # field -> the linked item it quotes, as "#N"
 
 
 class Theme(BaseModel):
@@ -117,9 +118,21 @@ class AreaCoverage(BaseModel):
     low: int = 0
 
 
+class RepoRollup(BaseModel):
+    """A repository's share of the window (its GitHub items, copies left out) and its areas."""
+
+    repo: str
+    items: int
+    pull_requests: int
+    issues: int  # RFCs included
+    high: int
+    areas: dict[str, int]  # area name -> items, most first
+
+
 class Coverage(BaseModel):
     sources: list[SourceStatus]
     areas: list[AreaCoverage]
+    repos: list[RepoRollup] = Field(default_factory=list)
 
 
 class Contributor(BaseModel):
@@ -151,6 +164,45 @@ class Footer(BaseModel):
     llm: dict[str, int] | None = None  # calls, tokens_in, tokens_out, cache_hits, fallbacks
 
 
+class FollowUpItem(BaseModel):
+    """One focus item of the previous report and where it stands now."""
+
+    id: str
+    ref: str
+    title: str
+    url: str | None
+    # fixed | merged | closed | reopened | regressed | open | unchanged (resolved already then) | missing
+    status: str
+    text: str  # the status in the report's language, naming the changes it rests on
+    priority_then: str
+    priority_now: str | None = None  # re-ranked in this window; None when the item is not in the store
+    escalated: bool = False
+    fix_state_then: str | None = None
+    fix_state_now: str | None = None
+    fixes: list[str] = Field(default_factory=list)  # references of the changes the status rests on
+    evidence: list[Evidence] = Field(default_factory=list)
+
+
+class AreaChange(BaseModel):
+    area: str
+    name: str
+    count: int
+    previous: int
+    change: int
+
+
+class FollowUp(BaseModel):
+    """The previous window's report followed up: `basis` says where its focus list came from
+    (`stored`: recorded when it was written; `computed`: rebuilt from the stored items; `none`)."""
+
+    basis: str
+    previous: WindowModel
+    previous_generated_at: str | None = None
+    text: str
+    items: list[FollowUpItem] = Field(default_factory=list)
+    areas: list[AreaChange] = Field(default_factory=list)
+
+
 class Report(BaseModel):
     schema_version: str = SCHEMA_VERSION
     lang: str
@@ -172,3 +224,4 @@ class Report(BaseModel):
     coverage: Coverage
     stats: dict[str, int] = Field(default_factory=dict)
     footer: Footer
+    follow_up: FollowUp | None = None  # None when built without a store to look back in

@@ -17,8 +17,8 @@ from markdown_it.rules_inline import StateInline
 from markupsafe import Markup
 
 from pytorch_insight.report.charts import activity_chart, area_chart
-from pytorch_insight.report.i18n import PRIORITY_MARK, STATUS_MARK, Catalogue
-from pytorch_insight.report.model import Report
+from pytorch_insight.report.i18n import FOLLOW_UP_MARK, PRIORITY_MARK, STATUS_MARK, Catalogue
+from pytorch_insight.report.model import FocusEntry, Report
 from pytorch_insight.text import TITLE_LIMIT, safe_url, shorten
 
 MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#])")
@@ -110,6 +110,12 @@ def code_block(text: str | None) -> str:
     return f"{fence}\n{text or ''}\n{fence}"
 
 
+def quote_label(t: Catalogue, entry: FocusEntry, field: str) -> str:
+    """The label of a quoted field: "quoted", or "quoted from #N" when it comes from a linked item."""
+    ref = entry.quoted_refs.get(field)
+    return t("source_quote_from", ref=ref) if ref else t("source_quote")
+
+
 @lru_cache(maxsize=1)
 def template_environment() -> Environment:
     environment = Environment(
@@ -130,11 +136,13 @@ def template_environment() -> Environment:
         md_url=md_url,
         short_title=short_title,
     )
-    environment.globals.update(priority_mark=PRIORITY_MARK, status_mark=STATUS_MARK)
+    environment.globals.update(
+        priority_mark=PRIORITY_MARK, status_mark=STATUS_MARK, follow_up_mark=FOLLOW_UP_MARK, quote_label=quote_label
+    )
     return environment
 
 
-def _context(report: Report) -> dict[str, object]:
+def _context(report: Report, archive: str | None = None) -> dict[str, object]:
     t = Catalogue(report.lang)
     priorities = {priority: t(f"stage_{priority}") for priority in PRIORITY_MARK}
     return {
@@ -143,6 +151,7 @@ def _context(report: Report) -> dict[str, object]:
         "area_chart": Markup(area_chart(report.coverage.areas, t("chart_areas"), priorities)),
         "activity_chart": Markup(activity_chart(report.activity, t("chart_activity"), t("col_items"))),
         "generated_date": report.generated_at[:10],
+        "archive": archive,
     }
 
 
@@ -150,5 +159,6 @@ def render_markdown(report: Report) -> str:
     return template_environment().get_template("report.md.j2").render(**_context(report))
 
 
-def render_html(report: Report) -> str:
-    return template_environment().get_template("report.html.j2").render(**_context(report))
+def render_html(report: Report, archive: str | None = None) -> str:
+    """The page; `archive` is the address of the archive index it links back to (on a site)."""
+    return template_environment().get_template("report.html.j2").render(**_context(report, archive))

@@ -1,5 +1,6 @@
 """Write a report as `<since>_<until>[.<reader>][.<lang>].{md,html,json}` and keep the folder's archive
-(`index.html` and an Atom `feed.xml`) up to date, so the folder can be published as it is."""
+(`index.html` and an Atom `feed.xml`) up to date, so the folder can be published as it is; as a
+site (`--site`), the pages also link back to the archive and GitHub Pages gets its `.nojekyll`."""
 
 from __future__ import annotations
 
@@ -46,13 +47,32 @@ def report_stem(report: Report, default_reader: str | None = None) -> str:
     return f"{report.window.since}_{report.window.until}{reader}{suffix}"
 
 
+SITE_FORMATS = ("html", "json")  # the page, and the document the archive index is built from
+
+
 def write_report(
-    report: Report, out: Path, formats: tuple[str, ...] = FORMATS, default_reader: str | None = None
+    report: Report,
+    out: Path,
+    formats: tuple[str, ...] = FORMATS,
+    default_reader: str | None = None,
+    site: bool = False,
 ) -> list[Path]:
-    renderers = {"json": lambda r: r.model_dump_json(indent=2) + "\n", "md": render_markdown, "html": render_html}
+    """Write the report's files into `out` and update its archive. A site always gets the HTML page
+    and the JSON document, its pages link to `index.html`, and a `.nojekyll` file keeps GitHub
+    Pages from running the folder through Jekyll (every link is relative, so it works under a
+    project's path, `https://<owner>.github.io/<repo>/`, as on any web server)."""
+    if site:
+        formats = tuple(fmt for fmt in FORMATS if fmt in formats or fmt in SITE_FORMATS)
+    renderers = {
+        "json": lambda r: r.model_dump_json(indent=2) + "\n",
+        "md": render_markdown,
+        "html": lambda r: render_html(r, archive="index.html" if site else None),
+    }
     written = []
     try:
         out.mkdir(parents=True, exist_ok=True)
+        if site:
+            (out / ".nojekyll").touch()
         for fmt in formats:
             path = out / f"{report_stem(report, default_reader)}.{fmt}"
             path.write_text(renderers[fmt](report), encoding="utf-8")

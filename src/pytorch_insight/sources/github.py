@@ -28,11 +28,16 @@ from pytorch_insight.model import (
 )
 from pytorch_insight.sources import Emit, Lookup, Progress, finished, unreachable_note
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
+from pytorch_insight.sources.github_search import (
+    PER_PAGE,
+    SEARCH_CAP,
+    OrgScope,
+    repository_of,
+    window_searches,
+)
 from pytorch_insight.window import Window, github_time, parse_timestamp
 
-PER_PAGE = 100
 FocusSelector = Callable[[list[Item]], list[Item]]
-SEARCH_CAP = 1000  # GitHub serves at most the first 1,000 results of any search
 # Past this, "updated since the window began" drags in months of later activity: search instead.
 RECENT_LAG_SECONDS = 3 * 86400
 # The timeline events kept per item (the newest), and how much of a referencing title.
@@ -50,6 +55,18 @@ class _RepoRun:
     items: dict[int, Item] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     fatal: bool = False
+    org: str | None = None  # the organisation whose search found it: no listings of its own
+
+
+@dataclass
+class _OrgRun:
+    scope: OrgScope
+    problems: list[str] = field(default_factory=list)
+    fatal: bool = False
+
+    @property
+    def repo(self) -> str:
+        return f"org:{self.scope.org}"
 
 
 def fetch_updated_since(
@@ -65,45 +82,6 @@ def fetch_updated_since(
     }
     for page in client.iter_pages(f"/repos/{repo}/issues", stats, params=params):
         yield page.data
-
-
-def fetch_search(
-    client: HttpClient,
-    stats: RequestStats,
-    repo: str,
-    field_name: str,
-    window: Window,
-    notes: list[str],
-    cap: int = SEARCH_CAP,
-    extra: str = "",
-) -> Iterator[list[dict[str, Any]]]:
-    """Pages of issues/PRs whose `field_name` date (created, closed) falls in the window.
-
-    A result larger than the search cap is split into halves of the window until each part fits.
-    """
-    query = f"repo:{repo} {field_name}:{window.since.isoformat()}..{window.until.isoformat()} {extra}".strip()
-    params = {"q": query, "sort": "created", "order": "asc", "per_page": PER_PAGE}
-    pages = client.iter_pages("/search/issues", stats, params=params)
-    try:
-        first = next(pages)
-    except RemoteError as error:
-        if error.status == 422 and "cannot be searched" in str(error):
-            raise NotFound(f"repository {repo} cannot be searched", 404) from None
-        raise
-    total = first.data.get("total_count", 0)
-    if total > cap and window.since < window.until:
-        for half in window.split():
-            yield from fetch_search(client, stats, repo, field_name, half, notes, cap, extra)
-        return
-    if total > cap:
-        notes.append(
-            f"{repo}: more than {cap} items {field_name} on {window.since}; only the first {cap} are reachable"
-        )
-    if first.data.get("incomplete_results"):
-        notes.append(f"{repo}: GitHub marked the {field_name} search incomplete")
-    yield first.data.get("items", [])
-    for page in pages:
-        yield page.data.get("items", [])
 
 
 def comment_from_payload(payload: dict[str, Any]) -> Comment:
@@ -154,23 +132,26 @@ class GitHubSource:
 
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
         self._reset()
-        runs = [_RepoRun(repo) for repo in self.profile.github.repositories]
+        github = self.profile.github
+        runs = [_RepoRun(repo) for repo in github.repositories]
+        orgs = [_OrgRun(scope) for org in github.orgs if not (scope := OrgScope.of(org, github)).empty]
 
         def save(batch: Sequence[Item]) -> None:
             emit(batch)
             self.stored.update(item.id for item in batch)
 
-        self._runs = runs
-        phases = (
-            self._collect_items,
-            self._collect_commits,
-            self._collect_comments,
-            self._collect_files,
-            self._collect_timelines,
+        self._runs = runs  # the organisations' searches add a run for each repository they find
+        phases: tuple[tuple[Callable[..., None], Sequence[_RepoRun | _OrgRun]], ...] = (
+            (self._collect_items, runs),
+            (self._collect_org, orgs),
+            (self._collect_commits, runs),
+            (self._collect_comments, runs),
+            (self._collect_files, runs),
+            (self._collect_timelines, runs),
         )
         stop: str = ""
-        for phase in phases:
-            for run in runs:
+        for phase, targets in phases:
+            for run in list(targets):
                 if run.fatal or stop:
                     continue
                 try:
@@ -183,11 +164,12 @@ class GitHubSource:
                     stop = "GitHub rejected the token (401): check GITHUB_TOKEN"
                     run.fatal = True
                 except NotFound:
-                    run.problems.append(f"{run.repo}: repository not found (404)")
+                    what = "organisation" if isinstance(run, _OrgRun) else "repository"
+                    run.problems.append(f"{run.repo}: {what} not found (404)")
                     run.fatal = True
                 except RemoteError as exc:
                     run.problems.append(f"{run.repo}: {exc}")
-        return self._status(runs, stop)
+        return self._status([*orgs, *runs], stop)
 
     def _budget_note(self, error: RateLimited) -> str:
         spent = f"rate limit reached after {self.stats.charged} requests; what was fetched is stored"
@@ -195,7 +177,7 @@ class GitHubSource:
             return f"{spent}; set GITHUB_TOKEN for 5,000 requests an hour instead of 60, then re-run to fill the gaps"
         return f"{spent}; {error}; re-run after the reset to fill the gaps"
 
-    def _status(self, runs: list[_RepoRun], stop: str) -> SourceStatus:
+    def _status(self, runs: Sequence[_RepoRun | _OrgRun], stop: str) -> SourceStatus:
         problems = [problem for run in runs for problem in run.problems] + ([stop] if stop else []) + self.notes
         return finished(self.name, self.stats, len(self.stored), problems)
 
@@ -216,17 +198,32 @@ class GitHubSource:
         if lag <= RECENT_LAG_SECONDS:
             yield from fetch_updated_since(self.client, self.stats, repo, window)
             return
-        yield from fetch_search(self.client, self.stats, repo, "created", window, self.notes, self.search_cap)
-        yield from fetch_search(
-            self.client,
-            self.stats,
-            repo,
-            "closed",
-            window,
-            self.notes,
-            self.search_cap,
-            extra=f"created:<{window.since.isoformat()}",
-        )
+        yield from window_searches(self.client, self.stats, f"repo:{repo}", window, self.notes, self.search_cap, repo)
+
+    def _collect_org(self, run: _OrgRun, window: Window, save: Emit, progress: Progress) -> None:
+        """Phase 1 for an organisation: its window searches, each item sorted into a run of its
+        repository (from `repository_url`), whose threads, files and timelines the later phases
+        then fetch as for any other repository."""
+        by_repo = {known.repo.lower(): known for known in self._runs}
+        scope = run.scope
+        for payloads in window_searches(
+            self.client, self.stats, scope.query, window, self.notes, self.search_cap, run.repo
+        ):
+            found = [
+                self.issue_to_item(payload, repo)
+                for payload in payloads
+                if isinstance(payload.get("number"), int) and scope.wants(repo := repository_of(payload))
+            ]
+            batch = self._keep_what_is_known([item for item in found if item.active_in(window)])
+            for item in batch:
+                assert item.repo is not None and item.number is not None  # set from the payload above
+                target = by_repo.get(item.repo.lower())
+                if target is None:
+                    target = by_repo[item.repo.lower()] = _RepoRun(item.repo, org=scope.org)
+                    self._runs.append(target)
+                target.items[item.number] = item
+            save(batch)
+            progress.update(self.name, f"{run.repo}: issues and pull requests", len(self.stored))
 
     def _keep_what_is_known(self, batch: list[Item]) -> list[Item]:
         """A listing knows nothing of threads, file lists, timelines or landed commits fetched earlier:
@@ -298,6 +295,11 @@ class GitHubSource:
     # -- phase 2: landed commits ---------------------------------------------------------------
 
     def _collect_commits(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
+        if run.org is not None:
+            # One listing per repository would undo the organisation search's savings; merged PRs
+            # carry `pull_request.merged_at`. A repository that lands through a bot goes in
+            # `repositories`, where its landed commits are read.
+            return
         for payloads in fetch_commits(self.client, self.stats, run.repo, window):
             commits = [commit_to_item(payload, run.repo, self.landed) for payload in payloads]
             landed = [pr for commit in commits if (pr := self._mark_landed(run, commit))]
@@ -417,7 +419,7 @@ class GitHubSource:
                 return None
             return {
                 "event": kind,
-                "repo": _repository(issue),
+                "repo": repository_of(issue),
                 "number": issue["number"],
                 "kind": "pull_request" if issue.get("pull_request") else "issue",
                 "state": self._reference_state(issue, run),
@@ -441,7 +443,7 @@ class GitHubSource:
         a PR of this run that a landed commit proved merged counts as merged too."""
         labels = [label.get("name") if isinstance(label, dict) else str(label) for label in issue.get("labels") or []]
         state, _, _ = self._merge_state(issue, [label for label in labels if isinstance(label, str)])
-        known = run.items.get(issue["number"]) if run is not None and _repository(issue) == run.repo else None
+        known = run.items.get(issue["number"]) if run is not None and repository_of(issue) == run.repo else None
         if issue.get("pull_request") and known is not None and known.state == "merged":
             return "merged"
         return state if state in ("open", "closed", "merged") else "open"
@@ -473,12 +475,3 @@ class GitHubSource:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def _repository(issue: dict[str, Any]) -> str | None:
-    """owner/name of a timeline's referencing issue: its `repository`, else its API URL."""
-    repository = issue.get("repository")
-    if isinstance(repository, dict) and isinstance(repository.get("full_name"), str):
-        return repository["full_name"]
-    found = re.search(r"/repos/([^/]+/[^/]+)$", _text(issue.get("repository_url")) or "")
-    return found.group(1) if found else None

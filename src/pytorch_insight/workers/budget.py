@@ -1,0 +1,134 @@
+"""The GitHub request budget all workers share, held in Redis.
+
+Each token has a sliding-window log per rate-limit resource (core, search): a request may go when
+fewer than the budget's requests went in the last period, counted on Redis's clock, so every
+worker on every host sees one count. With several tokens a request takes the next token in turn
+that has room. The check and the entry are one Lua script, so two workers never both take the
+last request of a period.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import httpx
+import redis
+
+from pytorch_insight.errors import RateLimited
+
+KEY_PREFIX = "pytorch-insight:github-budget"
+# GitHub's limits without a token: a budget above them would only collect 403s.
+ANONYMOUS = {"core": 60, "search": 10}
+# Added to each period: a request is counted when it takes its place here, but GitHub counts it
+# when it arrives, a little later and not always equally later.
+SAFETY_S = 0.25
+# Longest sleep before asking again: another worker's failed requests may free nothing, but a
+# changed configuration or a flushed Redis should not leave a worker asleep for an hour.
+MAX_NAP_S = 5.0
+
+# KEYS: one sorted set per token. ARGV: limit, period (ms), member id. Returns {index, 0} for the
+# token taken (0-based) or {-1, ms to wait until the earliest of them has room}.
+TAKE = """
+local now_parts = redis.call('TIME')
+local now = tonumber(now_parts[1]) * 1000 + math.floor(tonumber(now_parts[2]) / 1000)
+local limit, period = tonumber(ARGV[1]), tonumber(ARGV[2])
+local count = #KEYS
+local start = redis.call('INCR', KEYS[1] .. ':turn') % count
+local wait = -1
+for offset = 0, count - 1 do
+  local index = (start + offset) % count
+  local key = KEYS[index + 1]
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - period)
+  if redis.call('ZCARD', key) < limit then
+    redis.call('ZADD', key, now, now .. ':' .. ARGV[3])
+    redis.call('PEXPIRE', key, period)
+    return {index, 0}
+  end
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  local ready = tonumber(oldest[2]) + period - now
+  if wait < 0 or ready < wait then wait = ready end
+end
+return {-1, wait}
+"""
+
+
+@dataclass(frozen=True)
+class Limit:
+    requests: int
+    period: float
+
+
+def fingerprint(token: str | None) -> str:
+    """What names a token in Redis: a short hash, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()[:16] if token else "anonymous"
+
+
+class SharedBudget:
+    """Tokens used in turn, each within its per-resource limits, across every worker."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        tokens: Sequence[str],
+        limits: dict[str, Limit],
+        *,
+        max_wait: float,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.tokens: list[str | None] = list(dict.fromkeys(tokens)) or [None]
+        if self.tokens == [None]:
+            limits = {name: Limit(min(cap.requests, ANONYMOUS[name]), cap.period) for name, cap in limits.items()}
+        self.limits = limits
+        self.max_wait = max_wait
+        self.sleep = sleep
+        self._take = client.register_script(TAKE)
+
+    def keys(self, resource: str) -> list[str]:
+        return [f"{KEY_PREFIX}:{resource}:{fingerprint(token)}" for token in self.tokens]
+
+    def take(self, resource: str) -> str | None:
+        """Wait for room on one of the tokens and count a request on it; returns that token (None
+        without tokens). Raises RateLimited when the wait would be longer than `max_wait`."""
+        limit = self.limits[resource]
+        period_ms = int((limit.period + SAFETY_S) * 1000)
+        waited = 0.0
+        while True:
+            index, wait_ms = self._take(keys=self.keys(resource), args=[limit.requests, period_ms, uuid.uuid4().hex])
+            if index >= 0:
+                return self.tokens[index]
+            wait = max(0.01, wait_ms / 1000)
+            if waited + wait > self.max_wait:
+                raise RateLimited(
+                    f"the workers' shared GitHub {resource} budget ({limit.requests} requests per "
+                    f"{limit.period:g}s per token) has no room for {wait:.0f}s, more than the configured maximum wait"
+                )
+            nap = min(wait, MAX_NAP_S)
+            self.sleep(nap)
+            waited += nap
+
+
+class BudgetTransport(httpx.BaseTransport):
+    """Sends each request to the GitHub API origin under the shared budget, with the token it
+    took; requests anywhere else go as they are (with no token)."""
+
+    def __init__(self, api_url: str, budget: SharedBudget, inner: httpx.BaseTransport | None = None) -> None:
+        api = httpx.URL(api_url)
+        self.origin = (api.scheme, api.host, api.port)
+        self.base_path = api.path.rstrip("/")
+        self.budget = budget
+        self.inner = inner or httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if (request.url.scheme, request.url.host, request.url.port) == self.origin:
+            path = request.url.path.removeprefix(self.base_path)
+            token = self.budget.take("search" if path.startswith("/search/") else "core")
+            if token:
+                request.headers["Authorization"] = f"Bearer {token}"
+        return self.inner.handle_request(request)
+
+    def close(self) -> None:
+        self.inner.close()

@@ -1,0 +1,140 @@
+"""The dispatcher: a collection split into tasks, sent to the workers, waited for with progress,
+recorded as one run with one status per source, as the in-process collection records it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from celery import Celery, states
+from celery.result import AsyncResult
+from kombu.exceptions import OperationalError
+from redis.exceptions import RedisError
+
+from pytorch_insight.collect import finish_run
+from pytorch_insight.config import Settings
+from pytorch_insight.errors import InsightError
+from pytorch_insight.model import CoverageStatus, SourceStatus
+from pytorch_insight.sources import Progress
+from pytorch_insight.store import Store
+from pytorch_insight.window import Window
+from pytorch_insight.workers.app import COLLECT_TASK, broker_url, celery_app, hide_password
+from pytorch_insight.workers.parts import Part, merge_statuses, split_job
+from pytorch_insight.workers.tasks import store_identity
+
+POLL_S = 0.25
+STATE_WORDS = {states.PENDING: "queued", states.STARTED: "started", states.RETRY: "failed, retrying"}
+PING_TIMEOUT_S = 1.0
+
+
+class Dispatcher:
+    """Sends tasks to the broker of `settings.workers` and waits for them."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.app: Celery = celery_app(settings.workers)
+        self.where = hide_password(broker_url(settings.workers))
+
+    def check_workers(self) -> None:
+        """No worker answering is an error worth saying before any work."""
+        try:
+            replies = self.app.control.ping(timeout=PING_TIMEOUT_S)
+        except (OperationalError, OSError) as exc:
+            raise InsightError(f"cannot reach the workers' broker {self.where}: {exc}") from None
+        if not replies:
+            raise InsightError(
+                f"no worker answers on {self.where}: start `pytorch-insight worker` (same --db and config)"
+            )
+
+    def send(self, task: str, job: dict[str, Any]) -> AsyncResult:
+        try:
+            return self.app.send_task(task, args=[job])
+        except (OperationalError, OSError) as exc:
+            raise InsightError(f"cannot reach the workers' broker {self.where}: {exc}") from None
+
+    def wait(self, pending: dict[str, AsyncResult], progress: Progress | None = None) -> dict[str, tuple[bool, Any]]:
+        """label -> (succeeded, result or error message), polling the tasks' states for progress."""
+        deadline = time.monotonic() + self.settings.workers.job_timeout
+        done: dict[str, tuple[bool, Any]] = {}
+        seen: dict[str, str] = {}
+        try:
+            while len(done) < len(pending):
+                for label, result in pending.items():
+                    if label in done:
+                        continue
+                    state = result.state
+                    if state in states.READY_STATES:
+                        ok = state == states.SUCCESS
+                        done[label] = (ok, result.result if ok else str(result.result))
+                        result.forget()
+                    elif progress is not None and state == "PROGRESS" and isinstance(result.info, dict):
+                        progress.update(label, str(result.info.get("step", "")), int(result.info.get("items", 0)))
+                    elif progress is not None and state != seen.get(label):
+                        seen[label] = state
+                        progress.update(label, STATE_WORDS.get(state, state.lower()), 0)
+                if len(done) < len(pending):
+                    if time.monotonic() > deadline:
+                        raise InsightError(
+                            f"the workers did not finish within {self.settings.workers.job_timeout:g}s "
+                            "([workers] job_timeout); what they stored is kept"
+                        )
+                    time.sleep(POLL_S)
+        except (OperationalError, RedisError, OSError) as exc:
+            raise InsightError(f"lost the workers' broker {self.where}: {exc}; what they stored is kept") from None
+        except BaseException:
+            for label, result in pending.items():
+                if label not in done:
+                    result.revoke()
+            raise
+        return done
+
+
+def collect_with_workers(
+    settings: Settings,
+    store: Store,
+    window: Window,
+    names: Sequence[str],
+    progress: Progress,
+    arguments: dict[str, object],
+) -> list[SourceStatus]:
+    """`run_collection`'s counterpart: one task per part, the same run record and statuses."""
+    dispatcher = Dispatcher(settings)
+    dispatcher.check_workers()
+    parts = split_job(settings.profile, names)
+    base = {
+        "since": window.since.isoformat(),
+        "until": window.until.isoformat(),
+        "profile": settings.profile.model_dump(mode="json"),
+        "store": store_identity(settings.db),
+    }
+    run_id = store.start_run(
+        "collect", settings.profile.name, base["since"], base["until"], {**arguments, "workers": True}
+    )
+    try:
+        pending = {part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json()}) for part in parts}
+        results = dispatcher.wait(pending, progress)
+    except BaseException:
+        store.finish_run(run_id, "interrupted", 0, "stopped before the end")
+        raise
+    statuses = [source_status(name, parts, results, progress) for name in dict.fromkeys(p.source for p in parts)]
+    for status in statuses:
+        store.save_source_status(run_id, status, base["since"], base["until"])
+    finish_run(store, run_id, statuses)
+    return statuses
+
+
+def source_status(
+    name: str, parts: Sequence[Part], results: dict[str, tuple[bool, Any]], progress: Progress
+) -> SourceStatus:
+    statuses: list[SourceStatus] = []
+    for part in (p for p in parts if p.source == name):
+        ok, result = results[part.label]
+        if ok:
+            found = [SourceStatus.model_validate(status) for status in result]
+        else:
+            found = [SourceStatus(name=name, status=CoverageStatus.FAILED, note=f"{part.label}: task failed: {result}")]
+        merged = merge_statuses(name, found)
+        progress.update(part.label, f"done ({merged.status.value})", merged.items)
+        statuses.append(merged)
+    return merge_statuses(name, statuses)

@@ -1,0 +1,76 @@
+"""How a collection splits into tasks, and how their statuses add up to one per source.
+
+A part is one source narrowed to one of its targets: a GitHub repository or organisation, a
+forum, a feed, a calendar; Slack stays whole. The task narrows the profile the same way, so it
+runs the in-process source code unchanged on its share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pytorch_insight.config import Profile
+from pytorch_insight.model import CoverageStatus, SourceStatus
+
+# The profile list each source reads its targets from.
+TARGET_LISTS = {"forum": "forums", "blog": "feeds", "events": "events"}
+
+
+@dataclass(frozen=True)
+class Part:
+    source: str
+    kind: str  # repo, org, index (into the source's profile list) or all
+    target: str  # owner/name, an organisation, a list index, or ""
+    label: str  # what progress lines call it
+
+    def as_json(self) -> dict[str, str]:
+        return {"source": self.source, "kind": self.kind, "target": self.target}
+
+
+def split_job(profile: Profile, names: Sequence[str]) -> list[Part]:
+    parts: list[Part] = []
+    for name in names:
+        if name == "github":
+            parts += [Part("github", "repo", repo, f"github {repo}") for repo in profile.github.repositories]
+            parts += [Part("github", "org", org, f"github {org}") for org in profile.github.orgs]
+        elif name in TARGET_LISTS:
+            for index, target in enumerate(getattr(profile, TARGET_LISTS[name])):
+                parts.append(Part(name, "index", str(index), f"{name} {target.name}"))
+        else:
+            parts.append(Part(name, "all", "", name))
+    return parts
+
+
+def narrow(profile: Profile, part: dict[str, str]) -> Profile:
+    """The profile with only the part's target left for its source."""
+    source, kind, target = part["source"], part["kind"], part["target"]
+    if source == "github":
+        owner = target.lower() if kind == "org" else None
+        update: dict[str, Any] = {
+            "repositories": [target] if kind == "repo" else [],
+            "orgs": [target] if kind == "org" else [],
+            "include_repos": [name for name in profile.github.include_repos if name.split("/")[0].lower() == owner],
+            "exclude_repos": [name for name in profile.github.exclude_repos if name.split("/")[0].lower() == owner],
+        }
+        return profile.model_copy(update={"github": profile.github.model_copy(update=update)})
+    if source in TARGET_LISTS:
+        field = TARGET_LISTS[source]
+        return profile.model_copy(update={field: [getattr(profile, field)[int(target)]]})
+    return profile
+
+
+def merge_statuses(name: str, statuses: Sequence[SourceStatus]) -> SourceStatus:
+    """One source's status from its parts': ok when all were, failed when all failed, skipped when
+    all were skipped, partial otherwise; counts add up, notes join."""
+    kinds = {status.status for status in statuses}
+    overall = kinds.pop() if len(kinds) == 1 else CoverageStatus.PARTIAL if kinds else CoverageStatus.SKIPPED
+    return SourceStatus(
+        name=name,
+        status=overall,
+        items=sum(status.items for status in statuses),
+        requests=sum(status.requests for status in statuses),
+        not_modified=sum(status.not_modified for status in statuses),
+        note="; ".join(status.note for status in statuses if status.note),
+    )

@@ -1,0 +1,31 @@
+"""How the report words a fix state: an umbrella by what it tracks, an open PR as itself, a field
+quoted from a linked item with that item named."""
+
+from pytorch_insight.report.render import render_markdown
+from tests.report.fixtures import report_of_week
+
+FORTNIGHT = "pytorch-2026-04-07_2026-04-20.jsonl"
+
+
+def test_an_umbrella_counts_what_it_tracks_and_a_borrowed_quote_names_its_source() -> None:
+    report, items = report_of_week(FORTNIGHT, "2026-04-14", "2026-04-20")
+    [umbrella] = [entry for entry in report.focus if entry.ref == "#180899"]
+    in_window = {item.number for item in items}
+    tracked = [180905, 180906, 180908, 180909, 180910, 180911, 180912, 180913]
+    missing = sum(number not in in_window for number in tracked)
+    # every tracked issue in the window is open and none has a fix PR linked
+    assert umbrella.analysis.fix_state == "tracking"
+    assert f"tracks 8: 0 closed, 0 with a fix PR, {8 - missing} open ({missing} not in the collected data)" in (
+        umbrella.conclusion
+    )
+    source = umbrella.quoted_refs["root_cause"]
+    assert f"**Root cause**: (quoted from {source})" in render_markdown(report)
+
+
+def test_an_open_pull_request_is_said_to_be_open_not_a_fix_pr_with_no_name() -> None:
+    report, _ = report_of_week(FORTNIGHT, "2026-04-14", "2026-04-20")
+    open_prs = [entry for entry in report.focus if entry.kind == "pull_request" and entry.analysis.fix_state == "open"]
+    assert open_prs
+    markdown = render_markdown(report)
+    assert "fix PR open: ." not in markdown and "fix PR open: \n" not in markdown
+    assert all("PR open, not merged yet" in entry.conclusion for entry in open_prs if not entry.analysis.fix_refs)
