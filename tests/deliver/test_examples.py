@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 import pytest
 
-from pytorch_insight.cli import cli
+from pytorch_insight.cli import CONTEXT_SETTINGS, cli
 from pytorch_insight.config import load_settings
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -38,7 +38,10 @@ def test_the_example_commands_parse(name: str) -> None:
     assert found, f"no pytorch-insight command in {name}"
     for args in found:
         command = cli.commands[args[0]]
-        with command.make_context(args[0], args[1:], parent=click.Context(cli)) as context:
+        # The parent as the CLI makes it: click caches a command's help option from the first
+        # context it sees, so a bare parent would take "-h" away from later tests.
+        parent = click.Context(cli, **CONTEXT_SETTINGS)
+        with command.make_context(args[0], args[1:], parent=parent) as context:
             assert context.params is not None
     used = {args[0] for args in found}
     assert "run" in used
