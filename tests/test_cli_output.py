@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import RAW_WEEKS
 from tests.fakes.github import FakeGitHub
-from tests.test_cli import isolated_home, run
+from tests.test_cli import assert_one_line_error, isolated_home, run
 
 __all__ = ["isolated_home"]  # the autouse fixture: no real config, data folder or network
 
@@ -149,3 +149,16 @@ def test_another_reader_does_not_overwrite_the_default_readers_report(
     index, feed = (out / "index.html").read_text(), (out / "feed.xml").read_text()
     for stem in stems:
         assert f'href="{stem}.html"' in index and f'href="{stem}.html"' in feed
+
+
+def test_a_database_damaged_under_a_command_is_one_error_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str
+) -> None:
+    import sqlite3
+
+    # The tables the migrations recorded are gone: the store opens, the first read fails.
+    with sqlite3.connect(db) as connection:
+        connection.execute("DROP TABLE items")
+    code, out, err = run(capsys, "report", "--db", db, *WEEK, "--out", str(tmp_path / "r"))
+    assert code == 1 and out == ""
+    assert_one_line_error(err, "error: database: no such table: items")

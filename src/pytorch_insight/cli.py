@@ -23,6 +23,7 @@ from rich.progress import Progress as RichProgress
 from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
+from sqlalchemy.exc import SQLAlchemyError
 
 from pytorch_insight import __version__
 from pytorch_insight.analysis.llm import LLMAnalyser
@@ -33,6 +34,7 @@ from pytorch_insight.errors import ConfigError, InsightError, NoItemsError, Stor
 from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
 from pytorch_insight.model import CoverageStatus, SourceStatus
 from pytorch_insight.pipeline import assess
+from pytorch_insight.redact import redact
 from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.followup import follow_up, record
 from pytorch_insight.report.i18n import LANGUAGES
@@ -40,7 +42,7 @@ from pytorch_insight.report.model import Report
 from pytorch_insight.report.render import render_html, render_markdown
 from pytorch_insight.report.write import FORMATS, parse_formats, write_report
 from pytorch_insight.sources import NoProgress, Progress
-from pytorch_insight.store import LLMLedger, Store, may_write
+from pytorch_insight.store import LLMLedger, Store, describe_error, may_write
 from pytorch_insight.window import Window, make_window, parse_day
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -759,6 +761,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         fail(f"error: {exc}", 2)
     except InsightError as exc:
         fail(f"error: {exc}", 1)
+    except SQLAlchemyError as exc:  # the database failed mid-command (server gone, file damaged)
+        fail(f"error: database: {redact(describe_error(exc))}", 1)
     except KeyboardInterrupt:
         fail(INTERRUPTED, 130)
     if isinstance(code, int) and code:

@@ -114,7 +114,7 @@ def _db_passwords(db: str) -> list[str]:
     return [password for password in found if password]
 
 
-def _describe(exc: BaseException, db: str = "") -> str:
+def describe_error(exc: BaseException, db: str = "") -> str:
     """An error (about database `db`) as one line that shows none of its passwords."""
     message = str(getattr(exc, "orig", None) or exc)
     if db:
@@ -163,7 +163,7 @@ class Store:
                 store.recover_stale_runs()
         except SQLAlchemyError as exc:
             engine.dispose()
-            raise StoreError(f"cannot open database {shown_db(db)!r}: {_describe(exc, db)}") from None
+            raise StoreError(f"cannot open database {shown_db(db)!r}: {describe_error(exc, db)}") from None
         except StoreError:
             engine.dispose()
             raise
@@ -280,7 +280,7 @@ class Store:
                 # inserted the same new key first, or the server broke a deadlock by failing this
                 # one; a fresh attempt sees the other's rows and updates them.
                 if attempt == WRITE_ATTEMPTS or not _lost_a_race(exc):
-                    raise StoreError(f"cannot write to the database: {_describe(exc)}") from None
+                    raise StoreError(f"cannot write to the database: {describe_error(exc)}") from None
                 sleep(random.uniform(0, 0.05 * attempt))  # so the same writers do not collide again
         raise AssertionError("unreachable")
 
@@ -723,7 +723,7 @@ def _writable_engine(db: str, url: str) -> Engine:
         # SQLAlchemy's own first-connect queries included.
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {})
     except (ArgumentError, ImportError, SQLAlchemyError, ValueError) as exc:
-        raise StoreError(f"cannot use database {shown_db(db)!r}: {_describe(exc, db)}") from None
+        raise StoreError(f"cannot use database {shown_db(db)!r}: {describe_error(exc, db)}") from None
     if engine.dialect.name == "sqlite":
         _take_over_sqlite_transactions(engine, wal=True)
     elif engine.dialect.name == "postgresql":
@@ -742,7 +742,7 @@ def _readonly_engine(db: str, url: str) -> Engine:
         else:
             engine = create_engine(url)
     except (ArgumentError, ImportError, SQLAlchemyError, ValueError) as exc:
-        raise StoreError(f"cannot use database {shown_db(db)!r}: {_describe(exc, db)}") from None
+        raise StoreError(f"cannot use database {shown_db(db)!r}: {describe_error(exc, db)}") from None
     if engine.dialect.name == "sqlite":
         _take_over_sqlite_transactions(engine, wal=False)
     elif engine.dialect.name == "postgresql":
