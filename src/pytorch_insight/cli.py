@@ -7,28 +7,23 @@ exported items); progress, tables and messages go to standard error, so a pipe g
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.progress import Progress as RichProgress
-from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 
 from pytorch_insight import __version__
 from pytorch_insight.analysis.llm import LLMAnalyser
 from pytorch_insight.collect import SOURCE_NAMES, build_sources, run_collection
 from pytorch_insight.config import Settings, load_settings, with_llm
+from pytorch_insight.console import plural, print_json, print_statuses, progress_display
 from pytorch_insight.deliver.dispatch import Outcome, Status, deliver, select_targets
 from pytorch_insight.errors import ConfigError, InsightError, NoItemsError, StoreError
 from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
@@ -41,39 +36,16 @@ from pytorch_insight.report.i18n import LANGUAGES
 from pytorch_insight.report.model import Report
 from pytorch_insight.report.render import render_html, render_markdown
 from pytorch_insight.report.write import FORMATS, parse_formats, write_report
-from pytorch_insight.sources import NoProgress, Progress
 from pytorch_insight.store import LLMLedger, Store, describe_error, may_write
 from pytorch_insight.window import Window, make_window, parse_day
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
-# stderr width when it is not a terminal: rich would cut a log file's or a pipe's table at 80
-# columns; a table is only as wide as its content, so this just means "never cut".
-PIPE_WIDTH = 10_000
 INTERRUPTED = "interrupted: what was fetched is stored; run the same command again to continue"
-STATUS_MARK = {
-    CoverageStatus.OK: "[green]ok[/]",
-    CoverageStatus.PARTIAL: "[yellow]partial[/]",
-    CoverageStatus.SKIPPED: "[yellow]skipped[/]",
-    CoverageStatus.FAILED: "[red]failed[/]",
-}
 RENDERERS: dict[str, Callable[[Report], str]] = {
     "md": render_markdown,
     "html": render_html,
     "json": lambda report: report.model_dump_json(indent=2) + "\n",
 }
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def err_console() -> Console:
-    console = Console(stderr=True)
-    return console if console.is_terminal else Console(stderr=True, width=PIPE_WIDTH)
-
-
-def print_json(data: object) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 class Context:
@@ -153,51 +125,6 @@ def configure_logging(verbose: int, quiet: bool) -> None:
         logging.getLogger(name).setLevel(libraries)
     # The SDK's debug log dumps whole request options; keys must never reach a log, whatever -v says.
     logging.getLogger("openai").setLevel(max(logging.INFO, libraries))
-
-
-class ConsoleProgress:
-    """A terminal: one live spinner line per source, with the number of items stored so far."""
-
-    def __init__(self, progress: RichProgress) -> None:
-        self.progress = progress
-        self.tasks: dict[str, Any] = {}
-
-    def update(self, source: str, description: str, items: int) -> None:
-        if source not in self.tasks:
-            self.tasks[source] = self.progress.add_task(source, total=None, count="")
-        self.progress.update(self.tasks[source], description=f"{source}: {description}", count=plural(items, "item"))
-
-
-class LineProgress:
-    """A pipe or a log file: a plain line whenever a source starts a new step (item counts change
-    too often to print each)."""
-
-    def __init__(self) -> None:
-        self.steps: dict[str, str] = {}
-
-    def update(self, source: str, description: str, items: int) -> None:
-        if self.steps.get(source) != description:
-            self.steps[source] = description
-            click.echo(f"{source}: {description}", err=True)
-
-
-@contextmanager
-def progress_display(quiet: bool) -> Iterator[Progress]:
-    if quiet:
-        yield NoProgress()
-        return
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        yield LineProgress()
-        return
-    columns = (
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        TextColumn("{task.fields[count]}"),
-        TimeElapsedColumn(),
-    )
-    with RichProgress(*columns, console=console, transient=True) as bar:
-        yield ConsoleProgress(bar)
 
 
 @click.group(context_settings=CONTEXT_SETTINGS, invoke_without_command=True)
@@ -307,22 +234,6 @@ def window_json(window: Window) -> dict[str, str]:
 
 def statuses_json(statuses: Sequence[SourceStatus]) -> list[dict[str, Any]]:
     return [status.model_dump(mode="json") for status in statuses]
-
-
-def print_statuses(statuses: Sequence[SourceStatus], title: str) -> None:
-    table = Table(title=f"Collected {title}")
-    for column in ("source", "items", "requests", "304s", "status", "note"):
-        table.add_column(column, justify="right" if column in ("items", "requests", "304s") else "left")
-    for status in statuses:
-        table.add_row(
-            Text(status.name),
-            str(status.items),
-            str(status.requests),
-            str(status.not_modified),
-            STATUS_MARK[status.status],
-            Text(status.note),  # notes quote URLs and titles: never read as rich markup
-        )
-    err_console().print(table)
 
 
 def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
