@@ -87,3 +87,21 @@ def test_hardware_named_in_the_environment_section_counts_but_its_words_are_no_p
         "The cache save fails with a RuntimeError.\n\n## Environment\n\n- GPU: H100\n- note: no crash seen\n",
     )
     assert found["hardware"] == "H100" and "crash" not in found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blowup"),
+    [
+        # a real PR of the March week (pytorch/pytorch#177574)
+        (
+            "The config causes pathological ROCm compilation times, taking 3758.7s for a single triton.compile() call.",
+            True,
+        ),
+        ("Cold start compilation takes 45 minutes on the 70B model.", True),
+        ("The extra pass adds 12 s of compilation time to the first step.", False),  # slow, not a blow-up
+        ("The suite ran for 3 hours and passed.", False),  # a duration that is no problem
+    ],
+)
+def test_a_measured_cost_that_stops_work_is_a_blowup(sentence: str, blowup: bool) -> None:
+    found = EXTRACT.extract(item(1, "x", sentence))
+    assert ("blowup" in found.problems) is blowup, [(f.kind, f.detail) for f in found.facts]

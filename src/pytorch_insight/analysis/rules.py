@@ -105,6 +105,7 @@ IMPACT_FACTS = (
     "perf_regression",
     "overhead",
     "compile_time",
+    "blowup",
     "blocker",
     "measured",
     "gain",

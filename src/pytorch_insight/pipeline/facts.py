@@ -26,6 +26,13 @@ EVIDENCE_LIMIT = 240
 TITLE_LIMIT = 1000  # GitHub allows 256; other sources may not bound theirs
 # Costs that are a problem only when the text measures them.
 NEEDS_MEASUREMENT = frozenset({"overhead", "compile_time"})
+# A cost in time that stops work rather than slowing it ("3758.7s for a single compile", "an hour to
+# compile"): docs/JUDGEMENT's compile-time blow-up.
+SLOW = frozenset({"compile_time", "overhead", "perf_regression", "hang"})
+BLOWUP_SECONDS = 600
+DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|secs?|seconds|mins?|minutes|h|hours)\b")
+SECONDS = {"ms": 0.001, "s": 1, "sec": 1, "secs": 1, "seconds": 1, "min": 60, "mins": 60, "minutes": 60}
+SECONDS |= {"h": 3600, "hours": 3600}
 ENUMERATION = 3  # distinct failure kinds in one sentence that make it a list rather than a report
 SENTENCE_LIMIT = 60  # sentences read per item: descriptions state their problem early
 # Sections whose text is not a statement about the problem: environment dumps, test logs, checklists.
@@ -84,7 +91,9 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
     ),
     "compile_time": re.compile(
         r"\b(?:compil(?:e|ation)[- ]times?|(?:takes?|taking|took)\s+(?:~|about\s+|over\s+)?[\d.]+\s*"
-        r"(?:s|secs?|seconds|mins?|minutes|h|hours)\b(?:\s+\w+){0,3}\s+compil\w*)\b"
+        r"(?:s|secs?|seconds|mins?|minutes|h|hours)\b(?:\s+\w+){0,3}\s+compil\w*|"
+        r"compil\w*(?:\s+\w+){0,2}\s+(?:takes?|taking|took)\s+(?:~|about\s+|over\s+)?[\d.]+\s*"
+        r"(?:s|secs?|seconds|mins?|minutes|h|hours))\b"
     ),
     # Overhead is a problem only when the text measures it.
     "overhead": re.compile(
@@ -107,7 +116,8 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"load|run|save|serialize)|(?:[a-z]+)?error\b:?|assertionerror|traceback|exception|is broken|broken)\b"
     ),
 }
-PROBLEM_KINDS = tuple(PROBLEMS)
+# The stated kinds, highest tier first, with the blow-up a measured duration makes of a slow one.
+PROBLEM_KINDS = (*(kind for kind in PROBLEMS if kind != "error"), "blowup", "error")
 # Substrings one of which a sentence must hold for a kind's pattern to be worth running.
 TRIGGERS: dict[str, tuple[str, ...]] = {
     "wrong_result": (
@@ -319,6 +329,8 @@ class FactExtractor:
         if magnitude is not None:
             if stated:
                 add("measured", sentence, magnitude.group(0).strip())
+            if {kind for kind, _ in stated} & SLOW and longest_seconds(magnitude.group(0)) >= BLOWUP_SECONDS:
+                add("blowup", sentence, magnitude.group(0).strip())
             elif GAIN.search(lowered):
                 add("gain", sentence, magnitude.group(0).strip())
 
@@ -355,3 +367,8 @@ SAYS_FIX = re.compile(
 
 def _says_it_fixes(body: str) -> bool:
     return bool(SAYS_FIX.search(body[:3000].lower()))
+
+
+def longest_seconds(magnitude: str) -> float:
+    """The longest duration a magnitude states, in seconds (0 when it states none)."""
+    return max((float(n.replace(",", "")) * SECONDS[unit] for n, unit in DURATION.findall(magnitude)), default=0.0)

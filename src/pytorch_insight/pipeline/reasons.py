@@ -40,6 +40,7 @@ FACT_NAMES: dict[str, dict[str, str]] = {
     "memory": {"en": "memory growth", "zh": "内存增长"},
     "perf_regression": {"en": "slowdown", "zh": "性能下降"},
     "compile_time": {"en": "compile time", "zh": "编译耗时"},
+    "blowup": {"en": "time blow-up", "zh": "耗时暴增"},
     "overhead": {"en": "measured overhead", "zh": "实测开销"},
     "blocker": {"en": "blocks an upgrade or release", "zh": "阻塞升级或发布"},
     "regression": {"en": "regression", "zh": "回归"},
