@@ -28,13 +28,13 @@ from pytorch_insight.deliver.dispatch import Outcome, Status, deliver, select_ta
 from pytorch_insight.errors import ConfigError, InsightError, NoItemsError, StoreError
 from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
 from pytorch_insight.model import CoverageStatus, SourceStatus
-from pytorch_insight.pipeline import assess
 from pytorch_insight.redact import redact
-from pytorch_insight.report.build import ReportOptions, build_report
-from pytorch_insight.report.followup import follow_up, record
+from pytorch_insight.report.build import ReportOptions
+from pytorch_insight.report.followup import record
 from pytorch_insight.report.i18n import LANGUAGES
 from pytorch_insight.report.model import Report
 from pytorch_insight.report.render import render_html, render_markdown
+from pytorch_insight.report.stored import stored_report
 from pytorch_insight.report.write import FORMATS, parse_formats, write_report
 from pytorch_insight.store import LLMLedger, Store, describe_error, may_write
 from pytorch_insight.window import Window, make_window, parse_day
@@ -344,13 +344,7 @@ def build_window_report(
     """Rank, link and classify the stored items of a window into the report (no network but the model's)."""
     profile = ctx.settings.profile
     reader_profile = profile.reader(reader)
-    items = store.items_in_window(window)
-    if not items:
-        raise NoItemsError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
-    ranked = assess(items, profile, reader_profile.id, window=window)
     options = ReportOptions(lang=lang, focus_size=focus_size, deep_size=deep_size, downstream=downstream)
-    # Before the model is set up: the previous week is rebuilt, when it must be, by the rules alone.
-    looking_back = follow_up(store, ranked, window, profile, reader_profile, options)
     llm = with_llm(ctx.settings, llm_model, llm_budget, llm_concurrency).llm
     if llm is not None:
         role = reader_profile.role.zh if lang == "zh" else reader_profile.role.en
@@ -360,16 +354,8 @@ def build_window_report(
             options.analyser = worker_analyser(ctx.settings, llm, LLMLedger(store), lang=lang, role=role)
         else:
             options.analyser = LLMAnalyser(llm, LLMLedger(store), lang=lang, role=role)
-    return build_report(
-        ranked,
-        window=window,
-        profile=profile,
-        reader=reader_profile,
-        statuses=store.latest_statuses(window),
-        collected=len(items),
-        options=options,
-        follow_up=looking_back,
-    )
+    # The follow-up rebuilds an unrecorded previous week by the rules alone, never the model.
+    return stored_report(store, window, profile, reader_profile, options)[0]
 
 
 def remember(ctx: Context, store: Store, document: Report) -> None:

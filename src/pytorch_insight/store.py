@@ -17,6 +17,7 @@ import socket
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date, datetime, time, timedelta, timezone
+from functools import partial
 from pathlib import Path
 from time import monotonic, sleep
 from typing import Any, TypeVar
@@ -717,36 +718,16 @@ def _writable_engine(db: str, url: str) -> Engine:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the database folder {path.parent}: {exc.strerror}") from None
-    try:
-        sqlite = make_url(url).get_backend_name() == "sqlite"
-        # The busy timeout as a connect argument holds from the first statement on every connection,
-        # SQLAlchemy's own first-connect queries included.
-        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {})
-    except (ArgumentError, ImportError, SQLAlchemyError, ValueError) as exc:
-        raise StoreError(f"cannot use database {shown_db(db)!r}: {describe_error(exc, db)}") from None
-    if engine.dialect.name == "sqlite":
-        _take_over_sqlite_transactions(engine, wal=True)
-    elif engine.dialect.name == "postgresql":
-        event.listen(engine, "before_cursor_execute", _drop_nul_characters, retval=True)
-    return engine
+    return _engine(db, url, wal=True)
 
 
 def _readonly_engine(db: str, url: str) -> Engine:
     path = _sqlite_file(url)
     if path is not None and not path.is_file():
         raise StoreError(f"no database at {path}: run `collect` or `import` first")
-    try:
-        if path is not None:
-            uri = _readonly_uri(path)
-            engine = create_engine(url, creator=lambda: _connect_readonly(uri))
-        else:
-            engine = create_engine(url)
-    except (ArgumentError, ImportError, SQLAlchemyError, ValueError) as exc:
-        raise StoreError(f"cannot use database {shown_db(db)!r}: {describe_error(exc, db)}") from None
-    if engine.dialect.name == "sqlite":
-        _take_over_sqlite_transactions(engine, wal=False)
-    elif engine.dialect.name == "postgresql":
-        event.listen(engine, "before_cursor_execute", _drop_nul_characters, retval=True)
+    creator = partial(_connect_readonly, _readonly_uri(path)) if path is not None else None
+    engine = _engine(db, url, wal=False, creator=creator)
+    if engine.dialect.name == "postgresql":
         engine = engine.execution_options(postgresql_readonly=True)  # the server refuses writes too
     return engine
 
@@ -768,6 +749,26 @@ def _without_nul(row: dict[str, Any]) -> dict[str, Any]:
         key: value.replace("\x00", "") if isinstance(value, str) and "\x00" in value else value
         for key, value in row.items()
     }
+
+
+def _engine(db: str, url: str, wal: bool, creator: Callable[[], Any] | None = None) -> Engine:
+    """The engine for `url` with the project's set-up per dialect; a malformed URL or a missing
+    driver is a StoreError naming the database (its password masked)."""
+    try:
+        if creator is not None:
+            engine = create_engine(url, creator=creator)
+        else:
+            sqlite = make_url(url).get_backend_name() == "sqlite"
+            # The busy timeout as a connect argument holds from the first statement on every
+            # connection, SQLAlchemy's own first-connect queries included.
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {})
+    except (ArgumentError, ImportError, SQLAlchemyError, ValueError) as exc:
+        raise StoreError(f"cannot use database {shown_db(db)!r}: {describe_error(exc, db)}") from None
+    if engine.dialect.name == "sqlite":
+        _take_over_sqlite_transactions(engine, wal=wal)
+    elif engine.dialect.name == "postgresql":
+        event.listen(engine, "before_cursor_execute", _drop_nul_characters, retval=True)
+    return engine
 
 
 def _readonly_uri(path: Path) -> str:

@@ -24,11 +24,11 @@ from pytorch_insight.clock import utc_today
 from pytorch_insight.config import Profile
 from pytorch_insight.errors import ConfigError, InsightError, NoItemsError
 from pytorch_insight.model import Item, Kind, Relation, github_item_id, short_ref
-from pytorch_insight.pipeline import assess
 from pytorch_insight.redact import public_text, scrub
-from pytorch_insight.report.build import ReportOptions, build_report
+from pytorch_insight.report.build import ReportOptions
 from pytorch_insight.report.model import Contributor, FocusEntry, Report, ReportItem
 from pytorch_insight.report.render import render_markdown
+from pytorch_insight.report.stored import stored_report
 from pytorch_insight.schema import items as items_table
 from pytorch_insight.schema import source_status
 from pytorch_insight.store import Store
@@ -209,18 +209,8 @@ class Queries:
 
     def _build(self, window: Window) -> WindowReport:
         """The `report` command's document for the window, with the rule analyser."""
-        stored = self.store.items_in_window(window)
-        if not stored:
-            raise NoItemsError(f"no items stored for {window.since} – {window.until}: run `collect` or `import` first")
-        ranked = assess(stored, self.profile, self.reader.id, window=window)
-        report = build_report(
-            ranked,
-            window=window,
-            profile=self.profile,
-            reader=self.reader,
-            statuses=self.store.latest_statuses(window),
-            collected=len(stored),
-            options=ReportOptions(lang=self.lang),
+        report, stored = stored_report(
+            self.store, window, self.profile, self.reader, ReportOptions(lang=self.lang), follow=False
         )
         return WindowReport(window, report, stored)
 
