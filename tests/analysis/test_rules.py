@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from pytorch_insight.analysis.model import AnalysisContext
-from pytorch_insight.analysis.rules import RuleAnalyser, comparisons
+from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, root_causes
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.pipeline import assess
-from pytorch_insight.text import prose
+from pytorch_insight.text import parse_body, prose
+from tests.pipeline.helpers import item
 
 PROFILE = load_profile("pytorch")
 
@@ -158,18 +159,11 @@ def test_a_bare_reland_reference_is_no_summary(analysed: dict[int, Any]) -> None
 
 
 def test_a_score_after_the_word_torch_is_no_version() -> None:
-    from pytorch_insight.analysis.rules import facts
-    from pytorch_insight.model import Item
-    from pytorch_insight.text import parse_body
-
     body = "Speedup over torch 0.3265 on the suite; tested on torch 2.12.0 and PyTorch 2.11."
-    item = Item(id="github:o/r#1", source="github", kind="issue", title="t", body=body)
-    assert facts(item, parse_body(body)).versions == ["torch 2.12.0", "torch 2.11"]
+    assert facts(item(1, "t", body), parse_body(body)).versions == ["torch 2.12.0", "torch 2.11"]
 
 
 def test_a_first_guess_and_an_unaffected_path_are_no_root_cause() -> None:
-    from pytorch_insight.analysis.rules import root_causes
-
     # sentences of a real PR of the March week (pytorch/pytorch#178005, #177870)
     found = root_causes(
         [

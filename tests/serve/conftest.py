@@ -16,6 +16,7 @@ from pytorch_insight.jsonl import import_file
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
 from pytorch_insight.store import Store
 from tests.conftest import DATA, read_jsonl
+from tests.pipeline.helpers import item
 
 WEEKS = sorted((DATA / "raw").glob("pytorch-*.jsonl"))
 TOKEN = "ghp_" + "Zq7x" * 9  # shaped like a GitHub token: must never come back
@@ -45,17 +46,11 @@ def latest_week() -> tuple[str, str]:
 
 def bounds_item(day: str) -> Item:
     body = f"Crash in torch.compile with token {TOKEN} pasted.\n\n" + "word " * 3_000
-    return Item(
-        id=BOUNDS_ID,
-        source="github",
-        kind="issue",
-        repo="pytorch/pytorch",
-        number=999001,
-        url="https://github.com/pytorch/pytorch/issues/999001",
-        title="torch.compile crashes on a very long report",
-        body=body,
+    return item(
+        999001,
+        "torch.compile crashes on a very long report",
+        body,
         author="bounds-tester",
-        state="open",
         created=f"{day}T10:00:00Z",
         comments=[
             Comment(author=f"user{n}", date=f"{day}T11:{n:02d}:00Z", body=f"comment {n} " + "x" * 1_500)

@@ -14,9 +14,9 @@ import pytest
 
 from pytorch_insight.config import load_settings
 from pytorch_insight.errors import ConfigError, InsightError, NoItemsError
-from pytorch_insight.model import Item
 from pytorch_insight.serve.queries import MAX_PAGE_SIZE, TEXT_LIMIT, Queries
 from pytorch_insight.store import Store
+from tests.pipeline.helpers import item
 from tests.serve.conftest import BOUNDS_COMMENTS, BOUNDS_ID, TOKEN
 
 TODAY = date(2026, 11, 29)
@@ -138,15 +138,8 @@ def test_answers_follow_the_store_when_a_collection_writes(
     reader = Queries(Store.open(db, readonly=True), queries.profile, lang="en", today=lambda: TODAY)
     before = reader.search(author="late-reporter")
     writer = Store.open(db)
-    late = Item(
-        id="github:pytorch/pytorch#999002",
-        source="github",
-        kind="issue",
-        repo="pytorch/pytorch",
-        number=999002,
-        title="A hang reported late in the week",
-        author="late-reporter",
-        created=f"{latest_week[1]}T20:00:00Z",
+    late = item(
+        999002, "A hang reported late in the week", author="late-reporter", created=f"{latest_week[1]}T20:00:00Z"
     )
     writer.save_items([late])
     writer.close()
