@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from pytorch_insight.config import load_profile  # noqa: E402
+from pytorch_insight.dating import date_items  # noqa: E402
 from pytorch_insight.jsonl import item_from_line  # noqa: E402
 from pytorch_insight.model import Item, github_item_id  # noqa: E402
 from pytorch_insight.pipeline import assess, select_focus  # noqa: E402
@@ -69,18 +70,22 @@ def periods() -> list[Period]:
     raw, judged = SHARED / "raw", SHARED / "judgements"
     april = fortnight_stories(judged / "pytorch-2026-04-07_2026-04-20.editor-picks.json")
     march = theme_stories(judged / "pytorch-2026-03-16_2026-03-22.editor-picks.json")
+    june = theme_stories(judged / "pytorch-2026-06-01_2026-06-07.editor-picks.json")
     april_data = raw / "pytorch-2026-04-07_2026-04-20.jsonl"
     return [
         Period("fortnight 04-07..04-20", april_data, "2026-04-07", "2026-04-20", april),
         Period("week 04-07..04-13", april_data, "2026-04-07", "2026-04-13", april),
         Period("week 04-14..04-20", april_data, "2026-04-14", "2026-04-20", april),
         Period("week 03-16..03-22", raw / "pytorch-2026-03-16_2026-03-22.jsonl", "2026-03-16", "2026-03-22", march),
+        Period("week 06-01..06-07", raw / "pytorch-2026-06-01_2026-06-07.jsonl", "2026-06-01", "2026-06-07", june),
     ]
 
 
 def load(path: Path) -> list[Item]:
+    """The period's items as `import` stores them: undated threads dated by their numbers."""
     with path.open(encoding="utf-8") as handle:
-        return [item_from_line(json.loads(line)) for line in handle if line.strip()]
+        items, _ = date_items(item_from_line(json.loads(line)) for line in handle if line.strip())
+    return items
 
 
 def judge(period: Period, reader: str | None, verbose: bool) -> dict[str, float]:

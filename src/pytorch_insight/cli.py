@@ -28,6 +28,7 @@ from pytorch_insight.deliver.dispatch import Outcome, Status, deliver, select_ta
 from pytorch_insight.errors import ConfigError, InsightError, NoItemsError, StoreError
 from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
 from pytorch_insight.model import CoverageStatus, SourceStatus
+from pytorch_insight.pipeline.severity import MODEL_ENV
 from pytorch_insight.redact import redact
 from pytorch_insight.report.build import ReportOptions
 from pytorch_insight.report.followup import record
@@ -577,6 +578,53 @@ def worker(ctx: Context, concurrency: int | None, name: str | None) -> None:
     run_worker(ctx.settings, concurrency, name, ctx.verbose)
 
 
+@cli.command()
+@click.option(
+    "--corpus", "corpus_files", multiple=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Train on these JSONL files of labelled issues instead of harvesting GitHub (repeatable).",
+)
+@click.option(
+    "--hold-out", "held_out", multiple=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Never train on the threads of these JSONL files (weeks the model is judged on).",
+)
+@click.option("--repo", "repos", multiple=True, help="Repository to harvest (default: the profile's).")
+@click.option("--pages", type=click.IntRange(1, 10), default=3, show_default=True, help="Search pages of 100 per label.")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Model file to write.")
+@json_option("the model's data card")
+@common_options
+def learn(
+    ctx: Context,
+    corpus_files: tuple[Path, ...],
+    held_out: tuple[Path, ...],
+    repos: tuple[str, ...],
+    pages: int,
+    out: Path | None,
+    as_json: bool,
+) -> None:
+    """Train the severity model from the project's labelled issues (harvested from GitHub, or files)."""
+    from pytorch_insight.learn.command import run_learn  # scikit-learn is loaded only here
+
+    store = None if corpus_files else ctx.open_store()
+    learned = run_learn(ctx.settings, store, corpus_files, held_out, repos, pages, out)
+    card = learned.fitted.model.card
+    if as_json:
+        print_json({"model": str(learned.model), "card": card})
+    else:
+        click.echo(str(learned.model))
+    if not ctx.quiet:
+        for name, metrics in learned.fitted.metrics.items():
+            click.echo(
+                f"{name:<14} precision {metrics['precision']:.2f}  recall {metrics['recall']:.2f}  "
+                f"({metrics['support']} of {card['evaluation']['test_examples']} newest)",
+                err=True,
+            )
+        click.echo(
+            f"learned from {plural(card['examples'], 'labelled issue')} ({plural(learned.requests, 'request')}); "
+            f"reports use it with {MODEL_ENV}={learned.model}",
+            err=True,
+        )
+
+
 @cli.command(name="import")
 @click.argument("path", type=click.Path(path_type=Path, allow_dash=True))
 @common_options
@@ -595,6 +643,10 @@ def import_command(ctx: Context, path: Path) -> None:
 def report_import(ctx: Context, name: str, result: ImportResult) -> None:
     for line, message in result.errors:
         click.echo(f"{name}:{line}: skipped: {message}", err=True)
+    for line, created in result.estimated:
+        click.echo(f"{name}:{line}: note: no creation date; dated {created[:10]} by the numbers around it", err=True)
+    for line in result.undated:
+        click.echo(f"{name}:{line}: note: no date at all; stored, but it falls in no window", err=True)
     if not ctx.quiet:
         skipped = f"; {plural(len(result.errors), 'line')} skipped" if result.errors else ""
         click.echo(f"imported {plural(result.imported, 'item')} from {name}{skipped}", err=True)

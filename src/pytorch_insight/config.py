@@ -14,6 +14,15 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, Va
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from pytorch_insight.config_ranking import (  # noqa: F401  (re-exported: the profile's parts)
+    Judgement,
+    LocalizedText,
+    Ranking,
+    Regexes,
+    SeverityVocabulary,
+    Signal,
+    _regexes,
+)
 from pytorch_insight.errors import ConfigError, describe_validation_error
 
 APP_NAME = "pytorch-insight"
@@ -25,28 +34,12 @@ POSTGRES_INSTALL = 'pip install "pytorch-insight[postgres]"'
 REPOSITORY = re.compile(r"[\w.-]+/[\w.-]+")
 
 
-def _regexes(patterns: list[str]) -> list[str]:
-    """Profile patterns must compile: a typo fails at load time with its place, not mid-run."""
-    for pattern in patterns:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ValueError(f"bad regular expression {pattern!r}: {exc}") from None
-    return patterns
-
-
-Regexes = Annotated[list[str], AfterValidator(_regexes)]
 
 
 def _landed_pattern(pattern: str) -> str:
     if "number" not in re.compile(_regexes([pattern])[0]).groupindex:
         raise ValueError(f"{pattern!r} needs a (?P<number>...) group for the PR number")
     return pattern
-
-
-class LocalizedText(BaseModel):
-    zh: str
-    en: str
 
 
 class GitHubProfile(BaseModel):
@@ -124,72 +117,6 @@ class NoiseRule(BaseModel):
     kinds: list[str] = Field(default_factory=list)
 
 
-class Signal(BaseModel):
-    """A ranking factor: fires on labels, kinds, keywords (words, phrases, ``prefix*``), title
-    patterns, or body patterns (run on the lower-cased text); adds `weight`."""
-
-    id: str
-    reason: LocalizedText
-    weight: float
-    labels: list[str] = Field(default_factory=list)
-    keywords: list[str] = Field(default_factory=list)
-    title_patterns: Regexes = Field(default_factory=list)
-    body_patterns: Regexes = Field(default_factory=list)
-    kinds: list[str] = Field(default_factory=list)
-
-
-class SeverityVocabulary(BaseModel):
-    """What a community's text names: its current hardware, scale, major downstream users and
-    release vocabulary (regular-expression alternatives, matched on word boundaries), and the
-    labels its triagers use for a kind of problem (fact kind -> labels)."""
-
-    hardware: Regexes = Field(default_factory=list)
-    scale: Regexes = Field(default_factory=list)
-    downstream: list[str] = Field(default_factory=list)
-    release: Regexes = Field(default_factory=list)
-    default_path: Regexes = Field(default_factory=list)
-    labels: dict[str, list[str]] = Field(default_factory=dict)
-    # Names so common in the project's text (core modules, base classes) that sharing one says
-    # nothing about two items being related.
-    common_identifiers: list[str] = Field(default_factory=list)
-
-
-class Ranking(BaseModel):
-    high: float = 6.0
-    medium: float = 3.0
-    base: dict[str, float] = Field(default_factory=dict)
-    signals: list[Signal] = Field(default_factory=list)
-    # Points per fact kind (see pipeline/facts.py): the worst problem counts in full, the others
-    # add `secondary_share` of theirs up to `secondary_cap`; context facts (hardware, scale,
-    # downstream, release, default path, a measurement) add theirs only to a problem or a gain.
-    facts: dict[str, float] = Field(default_factory=dict)
-    context: dict[str, float] = Field(default_factory=dict)
-    secondary_share: float = 0.25
-    secondary_cap: float = 2.0
-    # Slots of the focus list: at most this many stories led by one author.
-    focus_per_author: int = 3
-    # High (red) needs more than a score: the story states a problem of a `red_alone` kind, or a
-    # `red_problems` kind together with one of the `red_context` facts (named hardware, scale, a
-    # release, a maintainer's confirmation ...). Without these lists the score alone decides.
-    red_alone: list[str] = Field(default_factory=list)
-    red_problems: list[str] = Field(default_factory=list)
-    red_context: list[str] = Field(default_factory=list)
-    comment_weight: float = 0.6
-    comment_cap: float = 2.0
-    reaction_weight: float = 0.5
-    reaction_cap: float = 1.5
-    participant_weight: float = 0.3
-    participant_cap: float = 1.2
-    fix_available: float = 1.0
-    fix_share: float = 0.5
-    key_contributor: float = 1.0
-    watched_person: float = 1.5
-    watched_keyword: float = 1.0
-    watched_path: float = 1.0
-    noise_factor: float = 0.25
-    duplicate_penalty: float = 3.0
-
-
 class Contributor(BaseModel):
     login: str
     name: str
@@ -243,6 +170,7 @@ class Profile(BaseModel):
     noise: list[NoiseRule] = Field(default_factory=list)
     ranking: Ranking = Field(default_factory=Ranking)
     severity: SeverityVocabulary = Field(default_factory=SeverityVocabulary)
+    judgement: Judgement = Field(default_factory=Judgement)
     teams: dict[str, LocalizedText] = Field(default_factory=dict)
     contributors: list[Contributor] = Field(default_factory=list)
     readers: list[Reader] = Field(default_factory=list)

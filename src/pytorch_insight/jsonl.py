@@ -10,6 +10,7 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
+from pytorch_insight.dating import Dater
 from pytorch_insight.errors import ImportFormatError, describe_validation_error
 from pytorch_insight.model import GITHUB_KINDS, Item, commit_item_id, github_item_id
 from pytorch_insight.store import Store
@@ -25,6 +26,8 @@ TOO_DEEP = f"nested too deeply (more than {MAX_DEPTH} levels)"
 class ImportResult:
     imported: int = 0
     errors: list[tuple[int, str]] = field(default_factory=list)
+    estimated: list[tuple[int, str]] = field(default_factory=list)  # (line, the creation time given by its neighbours)
+    undated: list[int] = field(default_factory=list)  # lines stored without any date: in no window
 
 
 def item_from_line(data: dict[str, Any]) -> Item:
@@ -110,17 +113,27 @@ def import_lines(store: Store, lines: Iterable[bytes | str]) -> ImportResult:
     """Store every good line (of a file or standard input) in batches of `BATCH`."""
     result = ImportResult()
     batch: list[Item] = []
+    dater, held_lines = Dater(), {}
     try:
         for number, parsed in read_items(lines):
             if isinstance(parsed, str):
                 result.errors.append((number, parsed))
+                continue
+            if not dater.see(parsed):
+                held_lines[parsed.id] = number
                 continue
             batch.append(parsed)
             if len(batch) >= BATCH:
                 result.imported += store.save_items(batch)
                 batch = []
     finally:
+        # Undated threads wait for their neighbours' dates; stored whatever happens, dated or not.
+        dated, undated = dater.finish()
+        result.estimated = [(held_lines[item.id], item.created or "") for item in dated]
+        result.undated = [held_lines[item.id] for item in undated]
         result.imported += store.save_items(batch)  # an interrupted import keeps what it read
+        for start in range(0, len(dated) + len(undated), BATCH):
+            result.imported += store.save_items((dated + undated)[start : start + BATCH])
     return result
 
 

@@ -256,7 +256,7 @@ class FakeGitHub(LocalServer):
 
     def search(self, query: dict[str, str], api: str) -> tuple[int, Any, dict[str, str]]:
         """GitHub's issue search: `repo:` and `org:` qualifiers (several widen the scope, as on
-        GitHub), `-repo:` narrows it, date qualifiers, `is:pr` / `is:issue`; items in the search
+        GitHub), `-repo:` narrows it, date qualifiers, `is:pr` / `is:issue`, `label:`; items in the search
         item shape (no `closed_by`, a `score`), at most `search_cap` of them reachable."""
         terms = query.get("q", "")
         repos = re.findall(r"(?<![\w-])repo:(\S+)", terms)
@@ -296,6 +296,8 @@ class FakeGitHub(LocalServer):
             threads = [t for t in threads if t.is_pull]
         if "is:issue" in terms:
             threads = [t for t in threads if not t.is_pull]
+        for quoted, bare in re.findall(r'(?<![\w-])label:(?:"([^"]+)"|(\S+))', terms):
+            threads = [t for t in threads if (quoted or bare) in (t.row.get("labels") or [])]
         key = {
             "updated": lambda t: (t.updated, t.repo, t.number),
             "comments": lambda t: (len(t.comments), t.repo, t.number),

@@ -14,6 +14,7 @@ from pytorch_insight.pipeline.facts import FactExtractor
 from pytorch_insight.pipeline.features import extract_features
 from pytorch_insight.pipeline.focus import Story, select_focus
 from pytorch_insight.pipeline.fuse import fuse
+from pytorch_insight.pipeline.learned import LearnedJudge
 from pytorch_insight.pipeline.link import link
 from pytorch_insight.pipeline.noise import mark_noise
 from pytorch_insight.pipeline.rank import rank
@@ -33,6 +34,8 @@ def assess(
     window, only the activity inside it counts."""
     reader = profile.reader(reader_id)
     extractor = FactExtractor(profile.severity)
+    # A profile without a label map has no learned judgement: its phrase rules read alone.
+    judge = LearnedJudge(profile.judgement) if profile.judgement.classes else None
     with _without_cycle_collection():
         assessments = [Assessment(item, extract_features(item), relations=list(item.relations)) for item in items]
         mark_noise(assessments, profile)
@@ -41,6 +44,9 @@ def assess(
         for assessment in assessments:
             if not assessment.noise:
                 assessment.facts = extractor.extract(assessment.item)
+                if judge is not None:
+                    judged = judge.judge(assessment.item, assessment.facts)
+                    assessment.facts, assessment.learned = judged.facts, judged.judgement.probabilities
         kept = fuse(assessments)
         link(kept, profile.severity.common_identifiers)
         classify(kept, profile, use_labels)

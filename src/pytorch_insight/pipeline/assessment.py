@@ -27,6 +27,7 @@ class Assessment:
     reasons: list[Reason] = field(default_factory=list)
     severity: float = 0.0  # points of the problem it states, or the worse one of its story (a fix: its issue)
     activity: int = 0  # comments inside the window
+    learned: dict[str, float] = field(default_factory=dict)  # the learned judgement's class probabilities
 
     @property
     def id(self) -> str:

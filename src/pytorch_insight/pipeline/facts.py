@@ -237,6 +237,8 @@ class Fact:
     kind: str  # a problem kind, "gain", "design", "hardware", "scale", "downstream", "release", "default"
     evidence: str  # the sentence it was read from (bounded)
     detail: str = ""  # the matched words: a magnitude, a hardware name, a downstream user ...
+    source: str = "text"  # "text" (a phrase read it), "label" (a triager's label), "model" (the learned judgement)
+    confidence: float = 1.0  # the learned judgement's probability for a "model" fact
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,9 +256,6 @@ class ItemFacts:
     def problems(self) -> list[str]:
         kinds = self.kinds()
         return [kind for kind in PROBLEM_KINDS if kind in kinds]
-
-
-CONTEXTUAL = frozenset({*PROBLEMS, "gain"})
 
 
 class FactExtractor:
@@ -281,10 +280,10 @@ class FactExtractor:
         found: list[Fact] = []
         seen: set[str] = set()
 
-        def add(kind: str, evidence: str, detail: str = "") -> None:
+        def add(kind: str, evidence: str, detail: str = "", source: str = "text") -> None:
             if kind not in seen:
                 seen.add(kind)
-                found.append(Fact(kind, shorten(evidence, EVIDENCE_LIMIT), detail))
+                found.append(Fact(kind, shorten(evidence, EVIDENCE_LIMIT), detail, source))
 
         if RFC_TAG.search(title) or item.kind == "rfc":
             add("design", title, "RFC")
@@ -297,11 +296,12 @@ class FactExtractor:
         for label in item.labels:
             kind = self.label_facts.get(label.lower())
             if kind:
-                add(kind, f"label: {label}", label)
-        if seen & CONTEXTUAL:  # context only weighs with a problem or a gain
-            self._context(read, add)
-            if self.hardware is not None and (match := self.hardware.search(skipped)):
-                add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
+                add(kind, f"label: {label}", label, "label")
+        # Read even without a stated problem: the learned judgement may find one the phrases missed.
+        # Context weighs only with a problem or a gain (rank.py).
+        self._context(read, add)
+        if self.hardware is not None and (match := self.hardware.search(skipped)):
+            add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
         return ItemFacts(tuple(found), bool(FIX_INTENT.search(title.lower())) or _says_it_fixes(body))
 
     def _read(self, sentence: str, add) -> None:  # type: ignore[no-untyped-def]

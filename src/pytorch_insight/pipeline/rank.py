@@ -77,21 +77,22 @@ class Ranker:
         matter more (named hardware, scale, a major downstream user, a release, the default path)."""
         weights, context = self.settings.facts, self.settings.context
         facts = assessment.facts
-        problems = [kind for kind in facts.problems if weights.get(kind, 0.0) > 0]
+        # A learned fact weighs by how sure the model is; a phrase or a label in full.
+        sure = {fact.kind: fact.confidence for fact in reversed(facts.facts)}
+        problems = {kind: weights[kind] * sure[kind] for kind in facts.problems if weights.get(kind, 0.0) > 0}
         points, reasons = 0.0, []
         if problems:
-            ordered = sorted(problems, key=lambda kind: -weights[kind])
-            points = weights[ordered[0]] + min(
-                self.settings.secondary_cap, self.settings.secondary_share * sum(weights[k] for k in ordered[1:])
-            )
+            ordered = sorted(problems.values(), reverse=True)
+            points = ordered[0] + min(self.settings.secondary_cap, self.settings.secondary_share * sum(ordered[1:]))
         kinds = facts.kinds()
-        for kind in ("gain", "design", "confirmed"):
+        for kind in ("gain", "design", "confirmed", "urgent"):
             if kind in kinds:
-                points += weights.get(kind, 0.0)
-        if problems or "gain" in kinds:
+                points += weights.get(kind, 0.0) * sure[kind]
+        weighty = bool(problems) or "gain" in kinds
+        if weighty:
             points += sum(context.get(kind, 0.0) for kind in context if kind in kinds)
         for fact in facts.facts:
-            if fact.kind in weights or fact.kind in context:
+            if fact.kind in weights or (weighty and fact.kind in context):
                 reasons.append(fact_reason(fact))
         return Severity(points, reasons)
 

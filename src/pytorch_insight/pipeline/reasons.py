@@ -49,6 +49,7 @@ FACT_NAMES: dict[str, dict[str, str]] = {
     "measured": {"en": "measured", "zh": "实测"},
     "design": {"en": "design weight", "zh": "设计分量"},
     "confirmed": {"en": "confirmed by triage", "zh": "已被分诊确认"},
+    "urgent": {"en": "reads like what triage marks high priority", "zh": "内容符合分诊的高优先级特征"},
     "hardware": {"en": "hardware", "zh": "硬件"},
     "scale": {"en": "scale", "zh": "规模"},
     "downstream": {"en": "downstream user", "zh": "下游用户"},

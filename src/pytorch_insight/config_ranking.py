@@ -1,0 +1,112 @@
+"""The parts of a profile that judge: ranking weights, the severity vocabulary, and the learned
+judgement's label map and thresholds."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, Field
+
+
+def _regexes(patterns: list[str]) -> list[str]:
+    """Profile patterns must compile: a typo fails at load time with its place, not mid-run."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"bad regular expression {pattern!r}: {exc}") from None
+    return patterns
+
+
+Regexes = Annotated[list[str], AfterValidator(_regexes)]
+
+
+class LocalizedText(BaseModel):
+    zh: str
+    en: str
+
+
+class Signal(BaseModel):
+    """A ranking factor: fires on labels, kinds, keywords (words, phrases, ``prefix*``), title
+    patterns, or body patterns (run on the lower-cased text); adds `weight`."""
+
+    id: str
+    reason: LocalizedText
+    weight: float
+    labels: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    title_patterns: Regexes = Field(default_factory=list)
+    body_patterns: Regexes = Field(default_factory=list)
+    kinds: list[str] = Field(default_factory=list)
+
+
+class SeverityVocabulary(BaseModel):
+    """What a community's text names: its current hardware, scale, major downstream users and
+    release vocabulary (regular-expression alternatives, matched on word boundaries), and the
+    labels its triagers use for a kind of problem (fact kind -> labels)."""
+
+    hardware: Regexes = Field(default_factory=list)
+    scale: Regexes = Field(default_factory=list)
+    downstream: list[str] = Field(default_factory=list)
+    release: Regexes = Field(default_factory=list)
+    default_path: Regexes = Field(default_factory=list)
+    labels: dict[str, list[str]] = Field(default_factory=dict)
+    # Names so common in the project's text (core modules, base classes) that sharing one says
+    # nothing about two items being related.
+    common_identifiers: list[str] = Field(default_factory=list)
+
+
+class Ranking(BaseModel):
+    high: float = 6.0
+    medium: float = 3.0
+    base: dict[str, float] = Field(default_factory=dict)
+    signals: list[Signal] = Field(default_factory=list)
+    # Points per fact kind (see pipeline/facts.py): the worst problem counts in full, the others
+    # add `secondary_share` of theirs up to `secondary_cap`; context facts (hardware, scale,
+    # downstream, release, default path, a measurement) add theirs only to a problem or a gain.
+    facts: dict[str, float] = Field(default_factory=dict)
+    context: dict[str, float] = Field(default_factory=dict)
+    secondary_share: float = 0.25
+    secondary_cap: float = 2.0
+    # Slots of the focus list: at most this many stories led by one author.
+    focus_per_author: int = 3
+    # High (red) needs more than a score: the story states a problem of a `red_alone` kind, or a
+    # `red_problems` kind together with one of the `red_context` facts (named hardware, scale, a
+    # release, a maintainer's confirmation ...). Without these lists the score alone decides.
+    red_alone: list[str] = Field(default_factory=list)
+    red_problems: list[str] = Field(default_factory=list)
+    red_context: list[str] = Field(default_factory=list)
+    comment_weight: float = 0.6
+    comment_cap: float = 2.0
+    reaction_weight: float = 0.5
+    reaction_cap: float = 1.5
+    participant_weight: float = 0.3
+    participant_cap: float = 1.2
+    fix_available: float = 1.0
+    fix_share: float = 0.5
+    key_contributor: float = 1.0
+    watched_person: float = 1.5
+    watched_keyword: float = 1.0
+    watched_path: float = 1.0
+    noise_factor: float = 0.25
+    duplicate_penalty: float = 3.0
+
+
+class Judgement(BaseModel):
+    """The learned severity model (pipeline/severity.py): which triage labels make which class when
+    `learn` trains it, how a class reads as a fact, and how sure the model must be.
+
+    A problem the phrase rules read is kept only when the model gives its class at least `gate`
+    (a word that does not mean what the category says gives no fact); a class the model gives at
+    least `add` becomes a fact of its own, quoted from the sentence that weighs most for it."""
+
+    classes: dict[str, list[str]] = Field(default_factory=dict)  # class -> labels
+    title_classes: dict[str, list[str]] = Field(default_factory=dict)  # class -> title prefixes of bots
+    facts: dict[str, str] = Field(default_factory=dict)  # class -> the fact kind it states
+    gates: dict[str, str] = Field(default_factory=dict)  # fact kind -> the class that must agree
+    # The search qualifiers of the ordinary issues every class must stand out from (`learn`).
+    background: str = ""
+    gate: float = 0.15
+    add: float = 0.6
+    model: str | None = None  # a model file; the shipped one by default

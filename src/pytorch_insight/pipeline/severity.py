@@ -1,0 +1,179 @@
+"""Severity learned from a project's own triage: text -> class probabilities, and the sentence that
+weighs most for each class.
+
+The model is linear (word and word-pair tf-idf, one logistic regression per class, each with its own
+Platt scaling), trained by `pytorch_insight.learn` on issues the project's triagers labelled and
+shipped as a small JSON file beside this package. Reading it is pure Python: one pass over an item's
+tokens, so the stage stays linear in the window, and nothing here touches the network or imports
+the training code.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from pytorch_insight.errors import ConfigError
+
+# What the model reads of an item: the title and the beginning of the description (the corpus it
+# learns from shows the first ~1,200 characters of each thread, so more would read unlike it).
+TEXT_LIMIT = 1200
+TOKEN = re.compile(r"[a-z][a-z0-9_]*|\d+(?:\.\d+)?")
+NUMBER = re.compile(r"\d")
+# Environment dumps say what was installed, not what happened (`[pip3] nvidia-nccl...`).
+ENVIRONMENT = re.compile(r"(?ims)^\s{0,3}(?:#{1,6}\s*)?(?:versions?|environment|collect_env)\b[^\n]*\n.*\Z")
+FORMAT_VERSION = 1
+PACKAGED = "severity.json.gz"
+MODEL_ENV = "PYTORCH_INSIGHT_SEVERITY_MODEL"
+
+
+def model_text(title: str | None, body: str | None) -> str:
+    """The text a model is trained on and reads: title, then the description up to its environment dump."""
+    body = ENVIRONMENT.sub("", (body or "")[: 4 * TEXT_LIMIT])
+    return f"{title or ''}\n{body[:TEXT_LIMIT]}"
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased words (numbers as `0`: the magnitude is read elsewhere; its presence is what counts)."""
+    return ["0" if NUMBER.match(token) else token for token in TOKEN.findall(text.lower())]
+
+
+def terms(title: str | None, body: str | None, extra: Iterable[str] = ()) -> list[str]:
+    """The model's features of one item: body words and word pairs, title words marked as such (a
+    title says what the thread is about), and `extra` tags such as the facts the rules read."""
+    words = tokens(model_text(title, body))
+    found = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+    found += [f"t:{word}" for word in tokens(title or "")]
+    found += list(extra)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    probabilities: dict[str, float]
+    evidence: dict[str, str]  # class -> the sentence of the item that weighs most for it
+
+    def p(self, name: str) -> float:
+        return self.probabilities.get(name, 0.0)
+
+
+@dataclass(frozen=True)
+class SeverityModel:
+    classes: tuple[str, ...]
+    index: dict[str, int]  # term -> column
+    idf: list[float]
+    coef: list[list[float]]  # one row per class
+    intercept: list[float]
+    platt: list[tuple[float, float]]  # a, b per class: p = 1 / (1 + exp(-(a * margin + b)))
+    card: dict
+
+    @classmethod
+    def from_dict(cls, data: dict) -> SeverityModel:
+        if data.get("format") != FORMAT_VERSION:
+            raise ConfigError(f"severity model format {data.get('format')!r} is not {FORMAT_VERSION}")
+        vocabulary = data["terms"]
+        return cls(
+            classes=tuple(data["classes"]),
+            index={term: n for n, term in enumerate(vocabulary)},
+            idf=data["idf"],
+            coef=data["coef"],
+            intercept=data["intercept"],
+            platt=[tuple(pair) for pair in data["platt"]],  # type: ignore[misc]
+            card=data.get("card", {}),
+        )
+
+    def to_dict(self) -> dict:
+        vocabulary = sorted(self.index, key=self.index.__getitem__)
+        return {
+            "format": FORMAT_VERSION,
+            "classes": list(self.classes),
+            "terms": vocabulary,
+            "idf": self.idf,
+            "coef": self.coef,
+            "intercept": self.intercept,
+            "platt": [list(pair) for pair in self.platt],
+            "card": self.card,
+        }
+
+    def _vector(self, found: Sequence[str]) -> dict[int, float]:
+        """Sublinear tf-idf, l2-normalised: the same weighting the training used."""
+        counts = Counter(self.index[term] for term in found if term in self.index)
+        weights = {column: (1.0 + math.log(count)) * self.idf[column] for column, count in counts.items()}
+        norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
+        return {column: w / norm for column, w in weights.items()}
+
+    def margins(self, found: Sequence[str]) -> list[float]:
+        vector = self._vector(found)
+        return [
+            self.intercept[k] + sum(row[column] * weight for column, weight in vector.items())
+            for k, row in enumerate(self.coef)
+        ]
+
+    def probabilities(self, found: Sequence[str]) -> dict[str, float]:
+        return {
+            name: _sigmoid(a * margin + b)
+            for name, margin, (a, b) in zip(self.classes, self.margins(found), self.platt, strict=True)
+        }
+
+    def judge(
+        self, title: str | None, body: str | None, sentences: Sequence[str], extra: Iterable[str] = (), explain: float = 0.5
+    ) -> Judgement:
+        """Class probabilities of the item, and for each class at least `explain` likely the sentence
+        (title included) whose words push most towards it."""
+        probabilities = self.probabilities(terms(title, body, extra))
+        evidence: dict[str, str] = {}
+        wanted = [k for k, name in enumerate(self.classes) if probabilities[name] >= explain]
+        if wanted:
+            candidates = [title or "", *sentences]
+            scored = [self._contributions(tokens(sentence), wanted) for sentence in candidates]
+            for k in wanted:
+                best = max(range(len(candidates)), key=lambda n: scored[n][k])
+                if scored[best][k] > 0:
+                    evidence[self.classes[k]] = candidates[best]
+        return Judgement(probabilities, evidence)
+
+    def _contributions(self, words: list[str], wanted: list[int]) -> dict[int, float]:
+        found = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+        columns = [self.index[term] for term in found if term in self.index]
+        return {k: sum(self.coef[k][column] * self.idf[column] for column in columns) for k in wanted}
+
+
+def _sigmoid(value: float) -> float:
+    if value < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-value))
+
+
+def read_model(path: Path) -> SeverityModel:
+    try:
+        raw = path.read_bytes()
+        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+        return SeverityModel.from_dict(data)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"cannot read the severity model {path}: {exc}") from None
+
+
+def write_model(model: SeverityModel, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(model.to_dict(), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    path.write_bytes(gzip.compress(text, mtime=0) if path.suffix == ".gz" else text)
+
+
+@lru_cache(maxsize=4)
+def load_model(path: str | None = None) -> SeverityModel:
+    """The model named by `path`, by $PYTORCH_INSIGHT_SEVERITY_MODEL, or the one shipped with the
+    package; read once per process."""
+    chosen = path or os.environ.get(MODEL_ENV)
+    if chosen:
+        return read_model(Path(chosen))
+    with resources.as_file(resources.files("pytorch_insight") / "models" / PACKAGED) as shipped:
+        return read_model(shipped)

@@ -1,0 +1,84 @@
+"""Training on the fixture corpus: the exported model reads as scikit-learn's own, on a time split,
+never on a held-out week."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytorch_insight.config import load_profile
+from pytorch_insight.learn.corpus import held_out_keys, read_corpus
+from pytorch_insight.learn.fit import fit_model, time_split
+from pytorch_insight.learn.run import fact_features, learn_from_files
+from pytorch_insight.pipeline.severity import read_model, terms
+from tests.conftest import DATA
+
+CORPUS = DATA / "learn" / "corpus.jsonl"
+PROFILE = load_profile("pytorch")
+
+
+@pytest.fixture(scope="module")
+def learned(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    out = tmp_path_factory.mktemp("model") / "severity.json.gz"
+    return learn_from_files(PROFILE, [CORPUS], [], out), out
+
+
+def test_the_exported_model_gives_the_probabilities_of_the_fitted_one(learned) -> None:  # type: ignore[no-untyped-def]
+    from sklearn.linear_model import LogisticRegression  # noqa: F401  (the training extra is installed for tests)
+
+    fitted, path = learned
+    model = read_model(path)
+    assert model.classes == fitted.model.classes
+    corpus = read_corpus([CORPUS])
+    extra = fact_features(PROFILE)
+    for example in corpus.examples[:40]:
+        found = terms(example.title, example.text, extra(example))
+        assert model.probabilities(found) == pytest.approx(fitted.model.probabilities(found), abs=1e-3)
+        assert all(0.0 <= p <= 1.0 for p in model.probabilities(found).values())
+
+
+def test_the_card_names_the_corpus_the_classes_and_the_newest_part_it_was_tested_on(learned) -> None:  # type: ignore[no-untyped-def]
+    fitted, _ = learned
+    card = fitted.model.card
+    corpus = read_corpus([CORPUS])
+    assert card["examples"] == len(corpus.examples)
+    assert card["sources"] == [CORPUS.name]
+    train, test = time_split(corpus.examples)
+    assert card["evaluation"]["test_examples"] == len(test)
+    assert max(e.created for e in train if e.created) <= min(e.created for e in test if e.created)
+    assert set(card["evaluation"]["per_class"]) <= set(fitted.model.classes)  # the older part may lack a class
+    for name, entry in card["classes"].items():
+        assert entry["labels"] == PROFILE.judgement.classes[name]
+    assert set(card["not_learned"]) == set(PROFILE.judgement.classes) - set(fitted.model.classes)
+
+
+def test_a_thread_of_a_held_out_week_is_never_trained_on(tmp_path: Path) -> None:
+    lines = CORPUS.read_text(encoding="utf-8").splitlines()
+    week = tmp_path / "week.jsonl"
+    week.write_text("\n".join(lines[:25]) + "\n", encoding="utf-8")
+    held = held_out_keys([week])
+    corpus = read_corpus([CORPUS], held)
+    assert len(held) == len({(json.loads(l)["repo"].lower(), json.loads(l)["number"]) for l in lines[:25]})
+    assert not {e.key for e in corpus.examples} & held
+    assert corpus.skipped["held out (a labelled week)"] >= len(held)
+
+
+def test_bad_lines_are_counted_and_the_rest_learned_from(tmp_path: Path) -> None:
+    mixed = tmp_path / "mixed.jsonl"
+    good = CORPUS.read_text(encoding="utf-8")
+    mixed.write_text("not json\n[1, 2]\n" + '{"repo": "a/b", "number": 1, "labels": []}\n' + good, encoding="utf-8")
+    corpus = read_corpus([mixed])
+    assert corpus.skipped == {"not JSON": 1, "not an object": 1, "no labels": 1}
+    assert len(corpus.examples) == len(read_corpus([CORPUS]).examples)
+
+
+def test_a_class_with_too_few_examples_is_not_learned_and_none_at_all_is_an_error() -> None:
+    from pytorch_insight.errors import ConfigError
+
+    corpus = read_corpus([CORPUS])
+    model, positives = fit_model(corpus.examples, {"rare": ["no such label"], "tests": ["skipped"]}, {}, lambda e: [])
+    assert positives["rare"] == 0 and "rare" not in model.classes
+    with pytest.raises(ConfigError, match="too few"):
+        fit_model(corpus.examples, {"rare": ["no such label"]}, {}, lambda e: [])
