@@ -94,3 +94,38 @@ def test_ghstack_members_are_grouped() -> None:
     result = run(*members)
     assert relations(result[ref(71)], "stack") == [ref(70), ref(72)]
     assert relations(result[ref(70)], "stack") == [ref(71), ref(72)]
+
+
+def test_a_cherry_pick_never_stands_for_its_original() -> None:
+    original = item(100, "[inductor] Fix wrong strides in pad_mm", kind="pull_request", state="closed")
+    picked = item(
+        200, "[release/2.12] [inductor] Fix wrong strides in pad_mm", "Cherry-pick of #100 to the release branch.",
+        kind="pull_request", state="merged",
+    )
+    same_title = item(300, "[inductor] Fix wrong strides in pad_mm", "Cherry picked from #999", kind="pull_request", state="merged")
+    result = run(original, picked, same_title)
+    assert result[ref(200)].canonical == ref(100)
+    assert result[ref(100)].canonical is None
+    assert result[ref(300)].canonical == ref(100)  # same title, and a cherry-pick: the original leads
+
+
+def test_copies_of_one_change_are_one_story_led_by_the_one_in_use() -> None:
+    unused = item(10, "[not used] Add fused RMSNorm kernel for MPS", kind="pull_request", state="closed")
+    new = item(11, "[new] Add fused RMSNorm kernel for MPS", kind="pull_request", state="open")
+    result = run(unused, new)
+    assert result[ref(10)].canonical == ref(11)
+
+
+def test_relands_of_one_change_are_linked_whatever_their_count() -> None:
+    first = item(20, "[reland] Use a persistent reduction for small rows", kind="pull_request")
+    second = item(21, "[reland 2] Use a persistent reduction for small rows", kind="pull_request")
+    result = run(first, second)
+    assert ref(20) in relations(result[ref(21)], "relands")
+
+
+def test_a_partial_fix_of_an_issue_url_is_a_fix_link() -> None:
+    issue = item(40, "torch.cdist returns wrong values for large inputs")
+    fix = item(41, "Handle large inputs in cdist", "Partial fix of https://github.com/pytorch/pytorch/issues/40", kind="pull_request")
+    result = run(issue, fix)
+    assert relations(result[ref(41)], "fixes") == [ref(40)]
+    assert relations(result[ref(40)], "fixed_by") == [ref(41)]

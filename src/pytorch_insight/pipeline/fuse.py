@@ -12,7 +12,20 @@ from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.features import normalize_title
 
-RELAND = re.compile(r"""^\s*(?:\[re-?land(?:ed)?\]\s*:?\s*|re-?land(?:ed)?\s*:?\s+)["']?(.*?)["']?\s*$""", re.I)
+RELAND = re.compile(
+    r"""^\s*(?:\[re-?land(?:ed)?(?:\s*\d+)?\]\s*:?\s*|re-?land(?:ed)?(?:\s*\d+)?\s*:?\s+)["']?(.*?)["']?\s*$""", re.I
+)
+# Tags that mark one submission of a change among several: a copy ("[not used]", "[new]", "[v2]"), a
+# cherry-pick to a release branch ("[release/2.12]", "[2.12]", "[cherry-pick]"). Read away for grouping.
+COPY_TAG = re.compile(
+    r"^\s*(?:\[(?:not used|unused|new|old|wip|draft|v\d+|take \d+|cherry[- ]?pick(?:ed)?|release/[\w.]+|v?\d+\.\d+(?:\.\d+)?)\]\s*:?\s*)+",
+    re.I,
+)
+CHERRY_PICK = re.compile(
+    r"\bcherry[- ]?pick(?:ed|ing)?\b[^\n#]{0,40}?(?:#(\d+)|https?://github\.com/[\w.-]+/[\w.-]+/pull/(\d+))", re.I
+)
+ABANDONED = re.compile(r"^\s*\[(?:not used|unused|old|abandoned)\]", re.I)
+CHERRY_TITLE = re.compile(r"^\s*\[(?:cherry[- ]?pick(?:ed)?|release/[\w.]+|v?\d+\.\d+(?:\.\d+)?)\]", re.I)
 REVERT = re.compile(r"""^\s*revert(?:ed)?\s*:?\s+["']?(.*?)["']?\s*$""", re.I)
 REFERENCED_NUMBER = re.compile(r"\(#(\d+)\)")
 SOURCE_PREFERENCE = {"github": 0}
@@ -51,13 +64,42 @@ def _is_landed(assessment: Assessment) -> bool:
     return assessment.item.state in ("merged", "landed")
 
 
-def link_duplicates(assessments: Sequence[Assessment]) -> None:
-    """The same title opened more than once: the landed (else newest) PR, or the oldest issue, stands."""
+def is_cherry_pick(assessment: Assessment) -> bool:
+    item = assessment.item
+    return bool(CHERRY_TITLE.match(item.title or "") or CHERRY_PICK.search((item.body or "")[:2000]))
+
+
+def _lead_change(members: Sequence[Assessment]) -> Assessment:
+    """The change that stands for its copies: the original rather than a cherry-pick of it (PyTorch's
+    cherry-picks merge on GitHub while the original lands by bot and shows "closed"), then a landed
+    one, then the newest submission."""
+    return max(
+        members,
+        key=lambda a: (
+            not is_cherry_pick(a),
+            not ABANDONED.match(a.item.title or ""),
+            _is_landed(a),
+            a.item.created or "",
+            a.item.number or 0,
+        ),
+    )
+
+
+def link_duplicates(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
+    """The same change or issue opened more than once (copies, cherry-picks): one stands for the others."""
     groups: dict[tuple[str | None, str, str], list[Assessment]] = defaultdict(list)
     for assessment in assessments:
         if assessment.item.kind == "commit":
             continue
-        title = normalize_title(assessment.item.title)
+        picked = CHERRY_PICK.search((assessment.item.body or "")[:2000])
+        if picked and assessment.item.repo:
+            original = by_id.get(github_item_id(assessment.item.repo, int(picked.group(1) or picked.group(2))))
+            if original is not None and original is not assessment:
+                assessment.canonical = original.id
+                assessment.relate("duplicate", original.id, f'cherry-pick: "{picked.group(0)[:80]}"')
+                original.relate("duplicate", assessment.id, f'cherry-pick: "{picked.group(0)[:80]}"')
+                continue
+        title = normalize_title(COPY_TAG.sub("", assessment.item.title or ""))
         if (
             len(title.split()) >= 3
             and not RELAND.match(assessment.item.title or "")
@@ -68,7 +110,7 @@ def link_duplicates(assessments: Sequence[Assessment]) -> None:
         if len(members) < 2:
             continue
         if _family(members[0]) == "change":
-            canonical = max(members, key=lambda a: (_is_landed(a), a.item.created or "", a.item.number or 0))
+            canonical = _lead_change(members)
         else:
             canonical = min(members, key=lambda a: (a.item.created or "", a.item.number or 0))
         for member in members:
@@ -79,11 +121,17 @@ def link_duplicates(assessments: Sequence[Assessment]) -> None:
             canonical.relate("duplicate", member.id, "same title opened again")
 
 
+def base_title(title: str) -> str:
+    """A change's title without reland and copy tags: every submission of one change shares it."""
+    reland = RELAND.match(title)
+    return normalize_title(COPY_TAG.sub("", reland.group(1) if reland else title))
+
+
 def link_relands_and_reverts(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
     by_title: dict[tuple[str | None, str], list[Assessment]] = defaultdict(list)
     for assessment in assessments:
         if assessment.item.kind in ("pull_request", "commit"):
-            by_title[(assessment.item.repo, normalize_title(assessment.item.title))].append(assessment)
+            by_title[(assessment.item.repo, base_title(assessment.item.title or ""))].append(assessment)
     for assessment in assessments:
         title = assessment.item.title or ""
         for pattern, kind, back in ((RELAND, "relands", "relanded_by"), (REVERT, "reverts", "reverted_by")):
@@ -107,7 +155,7 @@ def _targets(
     if number and assessment.item.repo:
         target_id = github_item_id(assessment.item.repo, int(number.group(1)))
         return [(by_id.get(target_id, target_id), f"title names #{number.group(1)}")]
-    matches = by_title.get((assessment.item.repo, normalize_title(inner)), [])
+    matches = by_title.get((assessment.item.repo, base_title(inner)), [])
     return [(match, "same title") for match in matches if match is not assessment and match.item.kind != "commit"]
 
 
@@ -126,7 +174,7 @@ def link_stacks(assessments: Sequence[Assessment], by_id: Mapping[str, Assessmen
 def fuse(assessments: Sequence[Assessment]) -> list[Assessment]:
     kept = merge_same_url(assessments)
     by_id = {assessment.id: assessment for assessment in kept}
-    link_duplicates(kept)
+    link_duplicates(kept, by_id)
     link_relands_and_reverts(kept, by_id)
     link_stacks(kept, by_id)
     return kept

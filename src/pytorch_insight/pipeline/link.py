@@ -11,7 +11,8 @@ from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.text import shorten
 
-CLOSING = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b\s*:?\s*", re.I)
+# "Fixes #N", "closes o/r#N", "Fixes <issue URL>", "Partial fix of <url>", "fix for #N".
+CLOSING = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b\s*:?\s*(?:(?:of|for)\s+)?", re.I)
 # Weaker forms, read as a fix only in a change that presents itself as a fix: "(Issue #N)",
 # "referencing #N", "for #N", "issue: #N".
 FIX_MENTION = re.compile(r"(?:\(\s*|\b)(?:issue|referenc(?:es|ing)|for)\b\s*:?\s*(?=#\d|https?://github\.com/)", re.I)
