@@ -29,6 +29,7 @@ from pytorch_insight.pipeline import assess, select_focus  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
+HERE = ROOT / "benchmarks" / "data"
 FOCUS, TOP = 12, 20
 
 
@@ -78,7 +79,18 @@ def periods() -> list[Period]:
         Period("week 04-14..04-20", april_data, "2026-04-14", "2026-04-20", april),
         Period("week 03-16..03-22", raw / "pytorch-2026-03-16_2026-03-22.jsonl", "2026-03-16", "2026-03-22", march),
         Period("week 06-01..06-07", raw / "pytorch-2026-06-01_2026-06-07.jsonl", "2026-06-01", "2026-06-07", june),
+        *harvested_periods(),
     ]
+
+
+def harvested_periods() -> list[Period]:
+    """The weeks this project harvested and had labelled (benchmarks/data/, see its README)."""
+    found = []
+    for picks in sorted((HERE / "judgements").glob("*.editor-picks.json")):
+        stem = picks.name.removesuffix(".editor-picks.json")
+        since, until = stem.removeprefix("pytorch-").split("_")
+        found.append(Period(f"week {since[5:]}..{until[5:]}", HERE / "raw" / f"{stem}.jsonl", since, until, theme_stories(picks)))
+    return found
 
 
 def load(path: Path) -> list[Item]:
