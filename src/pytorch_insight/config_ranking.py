@@ -75,6 +75,7 @@ class Ranking(BaseModel):
     # `red_problems` kind together with one of the `red_context` facts (named hardware, scale, a
     # release, a maintainer's confirmation ...). Without these lists the score alone decides.
     red_alone: list[str] = Field(default_factory=list)
+    red_always: list[str] = Field(default_factory=list)  # kinds that make a story high whatever its score
     red_problems: list[str] = Field(default_factory=list)
     red_context: list[str] = Field(default_factory=list)
     comment_weight: float = 0.6
@@ -109,4 +110,10 @@ class Judgement(BaseModel):
     background: str = ""
     gate: float = 0.15
     add: float = 0.6
+    # Below `add`, a class the model gives at least `explain` still weighs in the ranking by its
+    # probability, with a reason that says it is the model's reading, never as a fact.
+    explain: float = 0.3
+    # The average precision on the newest part of its corpus (the model's data card) a class needs
+    # before the model's reading of it counts at all.
+    reliable: float = 0.5
     model: str | None = None  # a model file; the shipped one by default

@@ -46,7 +46,7 @@ def assess(
                 assessment.facts = extractor.extract(assessment.item)
                 if judge is not None:
                     judged = judge.judge(assessment.item, assessment.facts)
-                    assessment.facts, assessment.learned = judged.facts, judged.judgement.probabilities
+                    assessment.facts, assessment.learned = judged.facts, judged.judgement
         kept = fuse(assessments)
         link(kept, profile.severity.common_identifiers)
         classify(kept, profile, use_labels)

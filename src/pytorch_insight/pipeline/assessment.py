@@ -8,6 +8,7 @@ from pytorch_insight.model import Item, Relation
 from pytorch_insight.pipeline.facts import ItemFacts
 from pytorch_insight.pipeline.features import Features
 from pytorch_insight.pipeline.reasons import Reason
+from pytorch_insight.pipeline.severity import Judgement
 
 
 @dataclass(slots=True)
@@ -27,7 +28,7 @@ class Assessment:
     reasons: list[Reason] = field(default_factory=list)
     severity: float = 0.0  # points of the problem it states, or the worse one of its story (a fix: its issue)
     activity: int = 0  # comments inside the window
-    learned: dict[str, float] = field(default_factory=dict)  # the learned judgement's class probabilities
+    learned: Judgement | None = None  # the learned judgement's class probabilities and their sentences
 
     @property
     def id(self) -> str:

@@ -36,27 +36,35 @@ class LearnedJudge:
         self.label_classes = {
             label.lower(): name for name, labels in settings.classes.items() for label in labels
         }
+        # A class the model could not yet tell apart on the newest part of its corpus (its data
+        # card's average precision below `reliable`) neither vetoes a phrase nor states a problem.
+        evaluation = self.model.card.get("evaluation", {}).get("per_class", {})
+        self.reliable = {
+            name
+            for name in self.model.classes
+            if evaluation.get(name, {}).get("average_precision", 0.0) >= settings.reliable
+        }
 
     def judge(self, item: Item, facts: ItemFacts) -> Judged:
         read = sentences(item.body or "")[:SENTENCE_LIMIT]
-        judgement = self.model.judge(item.title, item.body, read, fact_terms(facts), explain=self.settings.add)
+        judgement = self.model.judge(item.title, item.body, read, fact_terms(facts), explain=self.settings.explain)
         probabilities = dict(judgement.probabilities)
         labelled = {self.label_classes[label.lower()] for label in item.labels if label.lower() in self.label_classes}
         for name in labelled:
             probabilities[name] = 1.0
+        evidence = {name: text for name, text in judgement.evidence.items() if name in self.reliable}
         kept = [fact for fact in facts.facts if self._agrees(fact, probabilities, labelled)]
         kinds = {fact.kind for fact in kept}
         for name, kind in self.settings.facts.items():
-            p = probabilities.get(name, 0.0)
-            evidence = judgement.evidence.get(name)
-            if kind in kinds or name in labelled or p < self.settings.add or not evidence:
+            p, sentence = probabilities.get(name, 0.0), evidence.get(name)
+            if kind in kinds or name in labelled or p < self.settings.add or not sentence:
                 continue
-            kept.append(Fact(kind, shorten(evidence, EVIDENCE_LIMIT), f"p={p:.2f}", "model", round(p, 3)))
+            kept.append(Fact(kind, shorten(sentence, EVIDENCE_LIMIT), f"p={p:.2f}", "model", round(p, 3)))
             kinds.add(kind)
-        return Judged(replace(facts, facts=tuple(kept)), Judgement(probabilities, judgement.evidence))
+        return Judged(replace(facts, facts=tuple(kept)), Judgement(probabilities, evidence))
 
     def _agrees(self, fact: Fact, probabilities: dict[str, float], labelled: set[str]) -> bool:
         name = self.settings.gates.get(fact.kind)
-        if fact.source != "text" or name is None or name not in self.model.classes:
+        if fact.source != "text" or name is None or name not in self.reliable:
             return True
         return name in labelled or probabilities.get(name, 0.0) >= self.settings.gate

@@ -12,11 +12,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pytorch_insight.config import Profile, Reader, Signal
+from pytorch_insight.config import LocalizedText, Profile, Reader, Signal
 from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.features import KeywordSet
-from pytorch_insight.pipeline.reasons import Reason, fact_reason, joined, reason
+from pytorch_insight.pipeline.facts import PROBLEM_KINDS
+from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, reason
+from pytorch_insight.text import shorten
 from pytorch_insight.window import Window, parse_timestamp
 
 NEUTRAL_WEIGHT = 1.0
@@ -81,6 +83,10 @@ class Ranker:
         sure = {fact.kind: fact.confidence for fact in reversed(facts.facts)}
         problems = {kind: weights[kind] * sure[kind] for kind in facts.problems if weights.get(kind, 0.0) > 0}
         points, reasons = 0.0, []
+        for kind, value, why in self._learned(assessment):
+            if value > problems.get(kind, 0.0):
+                problems[kind] = value
+                reasons.append(why)
         if problems:
             ordered = sorted(problems.values(), reverse=True)
             points = ordered[0] + min(self.settings.secondary_cap, self.settings.secondary_share * sum(ordered[1:]))
@@ -95,6 +101,21 @@ class Ranker:
             if fact.kind in weights or (weighty and fact.kind in context):
                 reasons.append(fact_reason(fact))
         return Severity(points, reasons)
+
+    def _learned(self, assessment: Assessment) -> list[tuple[str, float, Reason]]:
+        """The problems the learned judgement finds likely but below a stated fact: (kind, points, reason)."""
+        judgement, settings = assessment.learned, self.profile.judgement
+        if judgement is None:
+            return []
+        found = []
+        for name, kind in settings.facts.items():
+            p, sentence = judgement.p(name), judgement.evidence.get(name)
+            weight = self.settings.facts.get(kind, 0.0)
+            if weight > 0 and kind in PROBLEM_KINDS and p >= settings.explain and sentence:
+                names = FACT_NAMES.get(kind, {"en": kind, "zh": kind})
+                why = reason("learned", what=LocalizedText(**names), p=f"{p:.2f}", sentence=shorten(sentence, 120))
+                found.append((kind, weight * p, why))
+        return found
 
     def score(self, assessment: Assessment) -> tuple[float, list[Reason], Severity]:
         """(score, reasons, severity): the severity is what a fix of this item inherits."""
@@ -182,6 +203,8 @@ class Ranker:
     def priority(self, assessment: Assessment, story_kinds: set[str]) -> str:
         if assessment.score >= self.settings.high and self.red_eligible(story_kinds):
             return "high"
+        if story_kinds & set(self.settings.red_always) and not assessment.noise and not assessment.canonical:
+            return "high"  # a triager's own high priority needs no score to back it
         return "medium" if assessment.score >= self.settings.medium else "low"
 
     def red_eligible(self, kinds: set[str]) -> bool:

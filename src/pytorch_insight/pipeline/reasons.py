@@ -24,6 +24,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "watched-keyword": {"en": "{reader} reader watches {keywords}", "zh": "{reader}读者关注 {keywords}"},
     "watched-path": {"en": "touches watched path {path}", "zh": "涉及关注路径 {path}"},
     "reader-weight": {"en": "{reader} reader weighs {area} x{weight}", "zh": "{reader}读者对{area}加权 ×{weight}"},
+    "learned": {
+        "en": "the triage model reads it as {what} (p={p}), most on: “{sentence}”",
+        "zh": "分诊模型判断为{what}（p={p}），依据：“{sentence}”",
+    },
     "noise": {"en": "noise: {what}", "zh": "噪声：{what}"},
     "bot": {"en": "bot author {login}", "zh": "机器人作者 {login}"},
     "duplicate": {"en": "duplicate of {ref}", "zh": "与 {ref} 重复"},
