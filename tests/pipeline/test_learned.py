@@ -18,7 +18,7 @@ MODEL = SeverityModel(
     coef=[[3.0, 4.0, 4.0, 0.0, 3.0, 0.0, 0.0], [0.0, 0.0, 0.0, -6.0, 0.0, 6.0, 6.0]],
     intercept=[-2.0, -2.0],
     platt=[(1.0, 0.0), (1.0, 0.0)],
-    card={},
+    card={"evaluation": {"per_class": {"memory": {"average_precision": 0.8}, "hang": {"average_precision": 0.7}}}},
 )
 SETTINGS = Settings(
     classes={"memory": ["module: memory usage"], "hang": ["module: deadlock"]},
@@ -48,6 +48,12 @@ def test_a_word_the_model_reads_otherwise_gives_no_fact() -> None:
     plain = EXTRACT.extract(item(2, "Feature size is stuck at 64 until the next refactor"))
     assert "hang" in plain.kinds()  # the phrase rule alone reads a hang
     assert "hang" not in judged("Feature size is stuck at 64 until the next refactor").facts.kinds()
+
+
+def test_a_class_the_model_cannot_tell_apart_on_its_newest_part_vetoes_nothing() -> None:
+    unsure = SeverityModel(**{**MODEL.__dict__, "card": {"evaluation": {"per_class": {"hang": {"average_precision": 0.3}}}}})
+    it = item(3, "Feature size is stuck at 64 until the next refactor")
+    assert "hang" in LearnedJudge(SETTINGS, unsure).judge(it, EXTRACT.extract(it)).facts.kinds()
 
 
 def test_a_triage_label_settles_the_class_whatever_the_text() -> None:
