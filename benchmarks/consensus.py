@@ -56,7 +56,8 @@ def main() -> int:
         "experts": {"A": first, "B": second},
     }
     args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"{len(result['themes'])} common stories, {sum(t['red'] for t in result['themes'])} red, {len(result['split'])} split")
+    themes = result["themes"]
+    print(f"{len(themes)} common stories, {sum(t['red'] for t in themes)} red, {len(result['split'])} split")
     return 0
 
 

@@ -89,7 +89,8 @@ def harvested_periods() -> list[Period]:
     for picks in sorted((HERE / "judgements").glob("*.editor-picks.json")):
         stem = picks.name.removesuffix(".editor-picks.json")
         since, until = stem.removeprefix("pytorch-").split("_")
-        found.append(Period(f"week {since[5:]}..{until[5:]}", HERE / "raw" / f"{stem}.jsonl", since, until, theme_stories(picks)))
+        name, data = f"week {since[5:]}..{until[5:]}", HERE / "raw" / f"{stem}.jsonl"
+        found.append(Period(name, data, since, until, theme_stories(picks)))
     return found
 
 

@@ -20,7 +20,9 @@ def undated(number: int, **fields):  # type: ignore[no-untyped-def]
 
 
 def test_an_undated_thread_takes_the_date_of_its_dated_predecessor_and_says_so() -> None:
-    items, left = date_items([item(10, created="2026-06-01T08:00:00Z"), undated(11), item(12, created="2026-06-02T09:00:00Z")])
+    items, left = date_items(
+        [item(10, created="2026-06-01T08:00:00Z"), undated(11), item(12, created="2026-06-02T09:00:00Z")]
+    )
     [dated] = [i for i in items if i.number == 11]
     assert dated.created == "2026-06-01T08:00:00Z"
     assert "#10" in dated.model_extra["created_estimate"] and "#12" in dated.model_extra["created_estimate"]
@@ -57,6 +59,11 @@ def test_import_dates_undated_lines_and_names_them(tmp_path: Path, capsys: pytes
     assert f"{path}:3: note: no date at all" in err
     assert "imported 4 items" in err
     store = Store.open(str(db), readonly=True)
-    stored = {i.number: i for i in store.get_items([f"github:{r}#{n}" for r, n in (("a/b", 1), ("a/b", 2), ("c/d", 3), ("a/b", 4))]).values()}
+    stored = {
+        i.number: i
+        for i in store.get_items(
+            [f"github:{r}#{n}" for r, n in (("a/b", 1), ("a/b", 2), ("c/d", 3), ("a/b", 4))]
+        ).values()
+    }
     assert set(stored) == {1, 2, 3, 4}
     assert stored[2].created.startswith("2026-06-01")

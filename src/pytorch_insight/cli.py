@@ -588,7 +588,9 @@ def worker(ctx: Context, concurrency: int | None, name: str | None) -> None:
     help="Never train on the threads of these JSONL files (weeks the model is judged on).",
 )
 @click.option("--repo", "repos", multiple=True, help="Repository to harvest (default: the profile's).")
-@click.option("--pages", type=click.IntRange(1, 10), default=3, show_default=True, help="Search pages of 100 per label.")
+@click.option(
+    "--pages", type=click.IntRange(1, 10), default=3, show_default=True, help="Search pages of 100 per label."
+)
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Model file to write.")
 @json_option("the model's data card")
 @common_options

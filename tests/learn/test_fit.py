@@ -60,7 +60,8 @@ def test_a_thread_of_a_held_out_week_is_never_trained_on(tmp_path: Path) -> None
     week.write_text("\n".join(lines[:25]) + "\n", encoding="utf-8")
     held = held_out_keys([week])
     corpus = read_corpus([CORPUS], held)
-    assert len(held) == len({(json.loads(l)["repo"].lower(), json.loads(l)["number"]) for l in lines[:25]})
+    rows = [json.loads(line) for line in lines[:25]]
+    assert len(held) == len({(row["repo"].lower(), row["number"]) for row in rows})
     assert not {e.key for e in corpus.examples} & held
     assert corpus.skipped["held out (a labelled week)"] >= len(held)
 

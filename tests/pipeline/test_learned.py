@@ -3,6 +3,8 @@ a likely class the phrases missed is one (quoted from its strongest sentence), a
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pytorch_insight.config_ranking import Judgement as Settings
 from pytorch_insight.pipeline.facts import FactExtractor
 from pytorch_insight.pipeline.learned import LearnedJudge
@@ -37,7 +39,9 @@ def judged(title: str, body: str = "", labels: list[str] | None = None):  # type
 
 
 def test_a_problem_stated_in_other_words_becomes_a_fact_quoted_from_its_sentence() -> None:
-    result = judged("Tensors kept after each step", "Objects piles up in the cache and are never released. Other text here.")
+    result = judged(
+        "Tensors kept after each step", "Objects piles up in the cache and are never released. Other text here."
+    )
     fact = result.facts.first("memory")
     assert fact is not None and fact.source == "model"
     assert fact.evidence == "Objects piles up in the cache and are never released."
@@ -51,7 +55,7 @@ def test_a_word_the_model_reads_otherwise_gives_no_fact() -> None:
 
 
 def test_a_class_the_model_cannot_tell_apart_on_its_newest_part_vetoes_nothing() -> None:
-    unsure = SeverityModel(**{**MODEL.__dict__, "card": {"evaluation": {"per_class": {"hang": {"average_precision": 0.3}}}}})
+    unsure = replace(MODEL, card={"evaluation": {"per_class": {"hang": {"average_precision": 0.3}}}})
     it = item(3, "Feature size is stuck at 64 until the next refactor")
     assert "hang" in LearnedJudge(SETTINGS, unsure).judge(it, EXTRACT.extract(it)).facts.kinds()
 

@@ -106,12 +106,18 @@ def held_out_keys(paths: Iterable[Path]) -> set[tuple[str, int]]:
                     data = json.loads(line)
                 except ValueError:
                     continue
-                if isinstance(data, Mapping) and isinstance(data.get("repo"), str) and isinstance(data.get("number"), int):
+                if (
+                    isinstance(data, Mapping)
+                    and isinstance(data.get("repo"), str)
+                    and isinstance(data.get("number"), int)
+                ):
                     keys.add((data["repo"].lower(), data["number"]))
     return keys
 
 
-def class_targets(example: Example, classes: Mapping[str, list[str]], title_classes: Mapping[str, list[str]]) -> set[str]:
+def class_targets(
+    example: Example, classes: Mapping[str, list[str]], title_classes: Mapping[str, list[str]]
+) -> set[str]:
     """The classes a thread's labels (or, for bots' titles, its title prefix) put it in."""
     labels = {label.lower() for label in example.labels}
     found = {name for name, names in classes.items() if labels & {n.lower() for n in names}}

@@ -34,9 +34,7 @@ def _sklearn():  # type: ignore[no-untyped-def]
         from sklearn.linear_model import LogisticRegression
         from sklearn.model_selection import StratifiedKFold, cross_val_predict
     except ImportError:
-        raise ConfigError(
-            "training needs scikit-learn: pip install 'pytorch-insight[learn]'"
-        ) from None
+        raise ConfigError("training needs scikit-learn: pip install 'pytorch-insight[learn]'") from None
     return numpy, TfidfVectorizer, LogisticRegression, StratifiedKFold, cross_val_predict
 
 
@@ -83,8 +81,13 @@ def fit_model(
     return model, positives
 
 
-def evaluate(model: SeverityModel, examples: Sequence[Example], classes: Mapping[str, list[str]],
-             title_classes: Mapping[str, list[str]], extra: Callable[[Example], list[str]]) -> dict[str, dict[str, float]]:
+def evaluate(
+    model: SeverityModel,
+    examples: Sequence[Example],
+    classes: Mapping[str, list[str]],
+    title_classes: Mapping[str, list[str]],
+    extra: Callable[[Example], list[str]],
+) -> dict[str, dict[str, float]]:
     """Precision, recall and support per class at p >= THRESHOLD, and the average precision."""
     scores = [model.probabilities(terms(e.title, e.text, extra(e))) for e in examples]
     targets = [class_targets(e, classes, title_classes) for e in examples]
@@ -148,8 +151,14 @@ def train(
         "undated": sum(1 for e in corpus.examples if not e.created),
         "held_out_threads": held_out,
         "skipped_lines": corpus.skipped,
-        "classes": {name: {"labels": classes[name], "title_prefixes": list(title_classes.get(name, [])),
-                           "positives": positives[name]} for name in classes},
+        "classes": {
+            name: {
+                "labels": classes[name],
+                "title_prefixes": list(title_classes.get(name, [])),
+                "positives": positives[name],
+            }
+            for name in classes
+        },
         "not_learned": [name for name in classes if name not in model.classes],
         "evaluation": {
             "method": f"trained on the oldest {1 - TEST_SHARE:.0%} of the dated examples, tested on the newest "

@@ -21,7 +21,9 @@ PER_PAGE = 100
 
 def label_queries(repo: str, classes: Mapping[str, list[str]], background: str) -> list[str]:
     labels = sorted({label for names in classes.values() for label in names})
-    return [f'repo:{repo} is:issue label:"{label}"' for label in labels] + [f"repo:{repo} is:issue {background}".strip()]
+    return [f'repo:{repo} is:issue label:"{label}"' for label in labels] + [
+        f"repo:{repo} is:issue {background}".strip()
+    ]
 
 
 def harvest(client: HttpClient, stats: RequestStats, queries: Iterable[str], pages: int) -> Iterator[dict[str, Any]]:

@@ -20,8 +20,13 @@ def fact_features(profile: Profile):  # type: ignore[no-untyped-def]
     extractor = FactExtractor(profile.severity)
 
     def extra(example: Example) -> list[str]:
-        item = Item(id=f"learn:{example.repo}#{example.number}", source="learn", kind="issue",
-                    title=example.title, body=example.text)
+        item = Item(
+            id=f"learn:{example.repo}#{example.number}",
+            source="learn",
+            kind="issue",
+            title=example.title,
+            body=example.text,
+        )
         return fact_terms(extractor.extract(item))
 
     return extra

@@ -18,7 +18,8 @@ RELAND = re.compile(
 # Tags that mark one submission of a change among several: a copy ("[not used]", "[new]", "[v2]"), a
 # cherry-pick to a release branch ("[release/2.12]", "[2.12]", "[cherry-pick]"). Read away for grouping.
 COPY_TAG = re.compile(
-    r"^\s*(?:\[(?:not used|unused|new|old|wip|draft|v\d+|take \d+|cherry[- ]?pick(?:ed)?|release/[\w.]+|v?\d+\.\d+(?:\.\d+)?)\]\s*:?\s*)+",
+    r"^\s*(?:\[(?:not used|unused|new|old|wip|draft|v\d+|take \d+|cherry[- ]?pick(?:ed)?|release/[\w.]+"
+    r"|v?\d+\.\d+(?:\.\d+)?)\]\s*:?\s*)+",
     re.I,
 )
 CHERRY_PICK = re.compile(

@@ -33,9 +33,7 @@ class LearnedJudge:
     def __init__(self, settings: Settings, model: SeverityModel | None = None) -> None:
         self.settings = settings
         self.model = model if model is not None else load_model(settings.model)
-        self.label_classes = {
-            label.lower(): name for name, labels in settings.classes.items() for label in labels
-        }
+        self.label_classes = {label.lower(): name for name, labels in settings.classes.items() for label in labels}
         # A class the model could not yet tell apart on the newest part of its corpus (its data
         # card's average precision below `reliable`) neither vetoes a phrase nor states a problem.
         evaluation = self.model.card.get("evaluation", {}).get("per_class", {})

@@ -18,9 +18,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
+
+import numpy
 
 from pytorch_insight.errors import ConfigError
 
@@ -68,7 +70,7 @@ class Judgement:
 
 
 @dataclass(frozen=True)
-class SeverityModel:
+class SeverityModel:  # cached_property needs the instance __dict__ a frozen dataclass keeps
     classes: tuple[str, ...]
     index: dict[str, int]  # term -> column
     idf: list[float]
@@ -105,19 +107,24 @@ class SeverityModel:
             "card": self.card,
         }
 
-    def _vector(self, found: Sequence[str]) -> dict[int, float]:
-        """Sublinear tf-idf, l2-normalised: the same weighting the training used."""
-        counts = Counter(self.index[term] for term in found if term in self.index)
-        weights = {column: (1.0 + math.log(count)) * self.idf[column] for column, count in counts.items()}
-        norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
-        return {column: w / norm for column, w in weights.items()}
+    @cached_property
+    def _matrix(self) -> numpy.ndarray:
+        return numpy.asarray(self.coef, dtype=numpy.float64).reshape(len(self.classes), len(self.idf))
+
+    @cached_property
+    def _idf(self) -> numpy.ndarray:
+        return numpy.asarray(self.idf, dtype=numpy.float64)
 
     def margins(self, found: Sequence[str]) -> list[float]:
-        vector = self._vector(found)
-        return [
-            self.intercept[k] + sum(row[column] * weight for column, weight in vector.items())
-            for k, row in enumerate(self.coef)
-        ]
+        """Sublinear tf-idf, l2-normalised (the weighting the training used), times each class's weights."""
+        counts = Counter(column for term in found if (column := self.index.get(term)) is not None)
+        if not counts:
+            return list(self.intercept)
+        columns = numpy.fromiter(counts.keys(), dtype=numpy.int64, count=len(counts))
+        tf = numpy.fromiter(counts.values(), dtype=numpy.float64, count=len(counts))
+        weights = (1.0 + numpy.log(tf)) * self._idf[columns]
+        weights /= numpy.linalg.norm(weights) or 1.0
+        return (self._matrix[:, columns] @ weights + numpy.asarray(self.intercept)).tolist()
 
     def probabilities(self, found: Sequence[str]) -> dict[str, float]:
         return {
@@ -126,7 +133,12 @@ class SeverityModel:
         }
 
     def judge(
-        self, title: str | None, body: str | None, sentences: Sequence[str], extra: Iterable[str] = (), explain: float = 0.5
+        self,
+        title: str | None,
+        body: str | None,
+        sentences: Sequence[str],
+        extra: Iterable[str] = (),
+        explain: float = 0.5,
     ) -> Judgement:
         """Class probabilities of the item, and for each class at least `explain` likely the sentence
         (title included) whose words push most towards it."""
@@ -144,8 +156,11 @@ class SeverityModel:
 
     def _contributions(self, words: list[str], wanted: list[int]) -> dict[int, float]:
         found = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
-        columns = [self.index[term] for term in found if term in self.index]
-        return {k: sum(self.coef[k][column] * self.idf[column] for column in columns) for k in wanted}
+        columns = [column for term in found if (column := self.index.get(term)) is not None]
+        if not columns:
+            return dict.fromkeys(wanted, 0.0)
+        sums = self._matrix[wanted][:, columns] @ self._idf[columns]
+        return {k: float(total) for k, total in zip(wanted, sums, strict=True)}
 
 
 def _sigmoid(value: float) -> float:
