@@ -10,7 +10,7 @@ from pytorch_insight.config import Profile
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.classify import classify
-from pytorch_insight.pipeline.facts import FactExtractor
+from pytorch_insight.pipeline.facts import CONTEXTUAL, FactExtractor
 from pytorch_insight.pipeline.features import extract_features
 from pytorch_insight.pipeline.focus import Story, select_focus
 from pytorch_insight.pipeline.fuse import fuse
@@ -46,6 +46,9 @@ def assess(
                 assessment.facts = extractor.extract(assessment.item)
                 if judge is not None:
                     judged = judge.judge(assessment.item, assessment.facts)
+                    if judged.judgement.evidence and not assessment.facts.kinds() & CONTEXTUAL:
+                        # A problem only the model found: its context is read now, as for a stated one.
+                        judged = judge.judge(assessment.item, extractor.extract(assessment.item, context=True))
                     assessment.facts, assessment.learned = judged.facts, judged.judgement
         kept = fuse(assessments)
         link(kept, profile.severity.common_identifiers)

@@ -273,7 +273,9 @@ class FactExtractor:
         self.default_path = alternation(vocabulary.default_path)
         self.label_facts = {label.lower(): kind for kind, labels in vocabulary.labels.items() for label in labels}
 
-    def extract(self, item: Item) -> ItemFacts:
+    def extract(self, item: Item, context: bool = False) -> ItemFacts:
+        """The item's facts; its context (hardware, scale, release ...) only where a problem or a gain
+        is stated, or where `context` asks for it (the learned judgement found a problem)."""
         title = (item.title or "")[:TITLE_LIMIT]
         skipped = " ".join(match.group(0) for match in SKIPPED_SECTIONS.finditer(item.body or ""))
         body = SKIPPED_SECTIONS.sub("\n\n", item.body or "")
@@ -297,11 +299,10 @@ class FactExtractor:
             kind = self.label_facts.get(label.lower())
             if kind:
                 add(kind, f"label: {label}", label, "label")
-        # Read even without a stated problem: the learned judgement may find one the phrases missed.
-        # Context weighs only with a problem or a gain (rank.py).
-        self._context(read, add)
-        if self.hardware is not None and (match := self.hardware.search(skipped)):
-            add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
+        if context or seen & CONTEXTUAL:  # context only weighs with a problem or a gain
+            self._context(read, add)
+            if self.hardware is not None and (match := self.hardware.search(skipped)):
+                add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
         return ItemFacts(tuple(found), bool(FIX_INTENT.search(title.lower())) or _says_it_fixes(body))
 
     def _read(self, sentence: str, add) -> None:  # type: ignore[no-untyped-def]
@@ -348,6 +349,9 @@ class FactExtractor:
         ):
             if pattern is not None and (match := pattern.search(text)):
                 add(kind, read[bisect_right(starts, match.start()) - 1], match.group(0))
+
+
+CONTEXTUAL = frozenset({*PROBLEMS, "gain"})
 
 
 def _asserted(sentence: str, match: re.Match[str]) -> bool:

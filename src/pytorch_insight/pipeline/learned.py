@@ -44,7 +44,9 @@ class LearnedJudge:
         }
 
     def judge(self, item: Item, facts: ItemFacts) -> Judged:
-        read = sentences(item.body or "")[:SENTENCE_LIMIT]
+        def read() -> list[str]:
+            return sentences(item.body or "")[:SENTENCE_LIMIT]
+
         judgement = self.model.judge(item.title, item.body, read, fact_terms(facts), explain=self.settings.explain)
         probabilities = dict(judgement.probabilities)
         labelled = {self.label_classes[label.lower()] for label in item.labels if label.lower() in self.label_classes}

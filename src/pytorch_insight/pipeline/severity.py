@@ -16,7 +16,7 @@ import math
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -136,17 +136,17 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
         self,
         title: str | None,
         body: str | None,
-        sentences: Sequence[str],
+        sentences: Callable[[], Sequence[str]],
         extra: Iterable[str] = (),
         explain: float = 0.5,
     ) -> Judgement:
         """Class probabilities of the item, and for each class at least `explain` likely the sentence
-        (title included) whose words push most towards it."""
+        (title included) whose words push most towards it; `sentences` is read only then."""
         probabilities = self.probabilities(terms(title, body, extra))
         evidence: dict[str, str] = {}
         wanted = [k for k, name in enumerate(self.classes) if probabilities[name] >= explain]
         if wanted:
-            candidates = [title or "", *sentences]
+            candidates = [title or "", *sentences()]
             scored = [self._contributions(tokens(sentence), wanted) for sentence in candidates]
             for k in wanted:
                 best = max(range(len(candidates)), key=lambda n: scored[n][k])
