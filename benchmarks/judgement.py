@@ -47,6 +47,24 @@ class Period:
     since: str
     until: str
     stories: list[Story]
+    picked: set[int] | None = None  # every number either expert picked (their focus, split or own list)
+
+
+def picked_numbers(path: Path) -> set[int]:
+    """The item numbers anywhere in an expert file's picks: what at least one expert chose."""
+    found: set[int] = set()
+    stack: list[object] = [json.loads(path.read_text(encoding="utf-8"))]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, child in value.items():
+                if key in ("number", "numbers", "also"):
+                    found.update(n for n in (child if isinstance(child, list) else [child]) if isinstance(n, int))
+                elif key not in ("near", "near_misses", "criteria"):
+                    stack.append(child)
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
 
 
 def fortnight_stories(path: Path) -> list[Story]:
@@ -72,13 +90,16 @@ def periods() -> list[Period]:
     april = fortnight_stories(judged / "pytorch-2026-04-07_2026-04-20.editor-picks.json")
     march = theme_stories(judged / "pytorch-2026-03-16_2026-03-22.editor-picks.json")
     june = theme_stories(judged / "pytorch-2026-06-01_2026-06-07.editor-picks.json")
+    june_picked = picked_numbers(judged / "pytorch-2026-06-01_2026-06-07.editor-picks.json")
+    april_picked = picked_numbers(judged / "pytorch-2026-04-07_2026-04-20.editor-picks.json")
     april_data = raw / "pytorch-2026-04-07_2026-04-20.jsonl"
+    june_data = raw / "pytorch-2026-06-01_2026-06-07.jsonl"
     return [
-        Period("fortnight 04-07..04-20", april_data, "2026-04-07", "2026-04-20", april),
-        Period("week 04-07..04-13", april_data, "2026-04-07", "2026-04-13", april),
-        Period("week 04-14..04-20", april_data, "2026-04-14", "2026-04-20", april),
+        Period("fortnight 04-07..04-20", april_data, "2026-04-07", "2026-04-20", april, april_picked),
+        Period("week 04-07..04-13", april_data, "2026-04-07", "2026-04-13", april, april_picked),
+        Period("week 04-14..04-20", april_data, "2026-04-14", "2026-04-20", april, april_picked),
         Period("week 03-16..03-22", raw / "pytorch-2026-03-16_2026-03-22.jsonl", "2026-03-16", "2026-03-22", march),
-        Period("week 06-01..06-07", raw / "pytorch-2026-06-01_2026-06-07.jsonl", "2026-06-01", "2026-06-07", june),
+        Period("week 06-01..06-07", june_data, "2026-06-01", "2026-06-07", june, june_picked),
         *harvested_periods(),
     ]
 
@@ -90,7 +111,7 @@ def harvested_periods() -> list[Period]:
         stem = picks.name.removesuffix(".editor-picks.json")
         since, until = stem.removeprefix("pytorch-").split("_")
         name, data = f"week {since[5:]}..{until[5:]}", HERE / "raw" / f"{stem}.jsonl"
-        found.append(Period(name, data, since, until, theme_stories(picks)))
+        found.append(Period(name, data, since, until, theme_stories(picks), picked_numbers(picks)))
     return found
 
 
@@ -123,8 +144,12 @@ def judge(period: Period, reader: str | None, verbose: bool) -> dict[str, float]
         f"   focus {FOCUS}: {in_focus}/{len(stories)}   top {TOP}: {in_top}/{len(stories)}"
         f"   red high: {red_high}/{len(reds)}"
     )
-    high_count = sum(1 for a in ranked if a.priority == "high" and not a.noise and not a.canonical)
-    print(f"   high-priority items: {high_count}")
+    high_items = [a for a in ranked if a.priority == "high" and not a.noise and not a.canonical]
+    unpicked = [a for a in high_items if period.picked is not None and a.item.number not in period.picked]
+    print(
+        f"   high-priority items: {len(high_items)}"
+        + (f", {len(unpicked)} that neither expert picked" if period.picked is not None else "")
+    )
     for story in stories:
         places = []
         for item_id in story.ids:

@@ -98,17 +98,14 @@ class Judgement(BaseModel):
     """The learned severity model (pipeline/severity.py): which triage labels make which class when
     `learn` trains it, how a class reads as a fact, and how sure the model must be.
 
-    A problem the phrase rules read is kept only when the model gives its class at least `gate`
-    (a word that does not mean what the category says gives no fact); a class the model gives at
-    least `add` becomes a fact of its own, quoted from the sentence that weighs most for it."""
+    A class the model gives at least `add` becomes a fact of its own, quoted from the sentence that
+    weighs most for it."""
 
     classes: dict[str, list[str]] = Field(default_factory=dict)  # class -> labels
     title_classes: dict[str, list[str]] = Field(default_factory=dict)  # class -> title prefixes of bots
     facts: dict[str, str] = Field(default_factory=dict)  # class -> the fact kind it states
-    gates: dict[str, str] = Field(default_factory=dict)  # fact kind -> the class that must agree
     # The search qualifiers of the ordinary issues every class must stand out from (`learn`).
     background: str = ""
-    gate: float = 0.15
     add: float = 0.6
     # Below `add`, a class the model gives at least `explain` still weighs in the ranking by its
     # probability, with a reason that says it is the model's reading, never as a fact.

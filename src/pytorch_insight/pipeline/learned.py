@@ -1,10 +1,14 @@
 """The learned judgement applied to one item's facts.
 
 The phrase rules of facts.py read what a sentence says; the severity model (severity.py) learned
-from the project's triage what a thread of each kind reads like as a whole. Each checks the other:
-a phrase-read problem whose class the model finds unlikely is dropped (a word that does not mean
-what the category says), a class the model finds likely becomes a fact of its own, quoted from the
-sentence that weighs most for it, and a triager's label settles its class outright.
+from the project's triage what a thread of each kind reads like as a whole. A class the model
+finds likely becomes a fact of its own, quoted from the sentence that weighs most for it (a
+problem stated in words the phrases do not know), and a triager's label settles its class outright.
+
+The model never vetoes a phrase-read fact: its classes are what triagers label, and they leave
+many crashes unlabelled `module: crash`, so "unlikely to be labelled" is no evidence that a
+sentence saying "a hard crash" is false. Only classes it tells apart on the newest part of its
+corpus (the data card's average precision at least `reliable`) speak at all.
 """
 
 from __future__ import annotations
@@ -34,8 +38,6 @@ class LearnedJudge:
         self.settings = settings
         self.model = model if model is not None else load_model(settings.model)
         self.label_classes = {label.lower(): name for name, labels in settings.classes.items() for label in labels}
-        # A class the model could not yet tell apart on the newest part of its corpus (its data
-        # card's average precision below `reliable`) neither vetoes a phrase nor states a problem.
         evaluation = self.model.card.get("evaluation", {}).get("per_class", {})
         self.reliable = {
             name
@@ -53,7 +55,7 @@ class LearnedJudge:
         for name in labelled:
             probabilities[name] = 1.0
         evidence = {name: text for name, text in judgement.evidence.items() if name in self.reliable}
-        kept = [fact for fact in facts.facts if self._agrees(fact, probabilities, labelled)]
+        kept = list(facts.facts)
         kinds = {fact.kind for fact in kept}
         for name, kind in self.settings.facts.items():
             p, sentence = probabilities.get(name, 0.0), evidence.get(name)
@@ -62,9 +64,3 @@ class LearnedJudge:
             kept.append(Fact(kind, shorten(sentence, EVIDENCE_LIMIT), f"p={p:.2f}", "model", round(p, 3)))
             kinds.add(kind)
         return Judged(replace(facts, facts=tuple(kept)), Judgement(probabilities, evidence))
-
-    def _agrees(self, fact: Fact, probabilities: dict[str, float], labelled: set[str]) -> bool:
-        name = self.settings.gates.get(fact.kind)
-        if fact.source != "text" or name is None or name not in self.reliable:
-            return True
-        return name in labelled or probabilities.get(name, 0.0) >= self.settings.gate

@@ -1,0 +1,172 @@
+"""Are the report's own statements true? Fields of the focus entries, judged by independent readers.
+
+    python benchmarks/field_truth.py extract      # write each week's fields and their sources
+    python benchmarks/field_truth.py score        # precision per field and per week
+
+`extract` builds the English report of every labelled week (the rule analyser, no model) and
+writes `benchmarks/data/field-truth/<week>.fields.jsonl`: one line per statement the report makes
+about a focus entry (its conclusion, its reason, and for the deep entries the summary, root cause,
+impact, workaround and fix state), each with the source threads it may rest on (the entry's item
+and the linked items it quotes). A reader who sees only a line's sources and its text writes a
+verdict into `<week>.verdicts.jsonl` (`{"key", "verdict", "why"}`): `true`, `false`, `restated`
+(says nothing the title does not), `unsupported` (the sources do not say it), `empty` (the field is
+empty or says the sources do not state it; `missed` when they do state it after all).
+
+`score` matches verdicts to the current fields by key (a hash of week, item, field and text), so a
+field whose text changed since it was judged counts as unjudged, never as judged. Precision per
+field is true / (true + false + restated + unsupported); the August week, never tuned on, is
+reported apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from judgement import Period, load, periods  # noqa: E402
+
+from pytorch_insight.config import load_profile  # noqa: E402
+from pytorch_insight.model import Item  # noqa: E402
+from pytorch_insight.pipeline import assess  # noqa: E402
+from pytorch_insight.report.build import ReportOptions, build_report  # noqa: E402
+from pytorch_insight.report.model import FocusEntry  # noqa: E402
+from pytorch_insight.window import make_window  # noqa: E402
+
+OUT = ROOT / "benchmarks" / "data" / "field-truth"
+HELD_OUT = "week 08-10..08-16"
+SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
+JUDGED = ("true", "false", "restated", "unsupported")
+
+
+def week_periods() -> list[Period]:
+    """Every labelled week once (the fortnight is judged as its two weeks)."""
+    return [p for p in periods() if p.name.startswith("week")]
+
+
+def key(week: str, item: str, field: str, text: str) -> str:
+    return hashlib.sha256(f"{week}\n{item}\n{field}\n{text}".encode()).hexdigest()[:16]
+
+
+def statements(entry: FocusEntry) -> list[tuple[str, str]]:
+    analysis = entry.analysis
+    found = [("conclusion", entry.conclusion), ("reason", entry.reason)]
+    if entry.deep:
+        found += [
+            ("summary", analysis.summary),
+            ("root_cause", analysis.root_cause),
+            ("impact", analysis.impact),
+            ("workaround", analysis.workaround),
+            ("fix_state", entry.fix_text),
+            ("action", entry.action_text),
+        ]
+    return found
+
+
+def source(item: Item) -> dict[str, Any]:
+    comments = "\n\n".join(f"{c.author} ({(c.date or '')[:10]}): {c.body or ''}" for c in item.comments)
+    return {
+        "ref": f"{item.repo}#{item.number}",
+        "state": item.state,
+        "labels": item.labels,
+        "title": item.title,
+        "body": (item.body or "")[:SOURCE_LIMIT],
+        "comments": comments[:SOURCE_LIMIT],
+    }
+
+
+def extract() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    profile = load_profile("pytorch")
+    for period in week_periods():
+        window = make_window(period.since, period.until)
+        items = [item for item in load(period.data) if item.active_in(window)]
+        by_id = {item.id: item for item in items}
+        ranked = assess(items, profile, window=window)
+        options = ReportOptions(lang="en", generated_at=datetime(2026, 12, 1, tzinfo=timezone.utc))
+        report = build_report(
+            ranked,
+            window=window,
+            profile=profile,
+            reader=profile.reader(None),
+            statuses=[],
+            collected=len(items),
+            options=options,
+        )
+        lines = []
+        for entry in report.focus:
+            linked = [entry.id, *entry.story, *(e.item for e in entry.evidence)]
+            sources = [source(by_id[i]) for i in dict.fromkeys(linked) if i in by_id]
+            for field, text in statements(entry):
+                lines.append(
+                    {
+                        "key": key(period.name, entry.id, field, text),
+                        "week": period.name,
+                        "item": entry.ref,
+                        "deep": entry.deep,
+                        "field": field,
+                        "text": text,
+                        "sources": sources,
+                    }
+                )
+        path = OUT / f"{period.since}_{period.until}.fields.jsonl"
+        path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+        print(f"{period.name}: {len(lines)} statements of {len(report.focus)} focus entries -> {path.name}")
+
+
+def score() -> None:
+    per_week: dict[str, Counter[str]] = defaultdict(Counter)
+    per_field: dict[tuple[bool, str], Counter[str]] = defaultdict(Counter)
+    for fields_path in sorted(OUT.glob("*.fields.jsonl")):
+        verdicts_path = fields_path.with_name(fields_path.name.replace(".fields.", ".verdicts."))
+        verdicts = {}
+        if verdicts_path.exists():
+            for line in verdicts_path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    data = json.loads(line)
+                    verdicts[data["key"]] = data["verdict"]
+        for line in fields_path.read_text(encoding="utf-8").splitlines():
+            data = json.loads(line)
+            verdict = verdicts.get(data["key"], "unjudged")
+            per_week[data["week"]][verdict] += 1
+            per_field[(data["week"] == HELD_OUT, data["field"])][verdict] += 1
+
+    def precision(counts: Counter[str]) -> str:
+        judged = sum(counts[v] for v in JUDGED)
+        return f"{counts['true'] / judged:.0%} of {judged}" if judged else "-"
+
+    print("| week | true | false | restated | unsupported | empty | missed | unjudged | precision |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for week, counts in per_week.items():
+        cells = " | ".join(str(counts[v]) for v in (*JUDGED, "empty", "missed", "unjudged"))
+        print(f"| {week} | {cells} | {precision(counts)} |")
+    for held in (False, True):
+        print(f"\n{'held-out week' if held else 'weeks tuned on'}: precision per field")
+        for (is_held, field), counts in sorted(per_field.items()):
+            if is_held == held:
+                print(
+                    f"  {field:<11} {precision(counts):>12}   false {counts['false']}, unsupported "
+                    f"{counts['unsupported']}, restated {counts['restated']}, empty {counts['empty']}, "
+                    f"missed {counts['missed']}"
+                )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("extract", "score"))
+    args = parser.parse_args()
+    extract() if args.command == "extract" else score()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
