@@ -18,8 +18,11 @@ from dataclasses import dataclass, replace
 from pytorch_insight.config_ranking import Judgement as Settings
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.facts import EVIDENCE_LIMIT, SENTENCE_LIMIT, Fact, ItemFacts
-from pytorch_insight.pipeline.severity import Judgement, SeverityModel, load_model
+from pytorch_insight.pipeline.severity import TEXT_LIMIT, Judgement, SeverityModel, load_model, read_body
 from pytorch_insight.text import sentences, shorten
+
+
+QUOTE_REACH = TEXT_LIMIT + 400
 
 
 def fact_terms(facts: ItemFacts) -> list[str]:
@@ -47,7 +50,9 @@ class LearnedJudge:
 
     def judge(self, item: Item, facts: ItemFacts) -> Judged:
         def read() -> list[str]:
-            return sentences(item.body or "")[:SENTENCE_LIMIT]
+            # A quote comes from what the model read (a sentence begun there may run on), never
+            # from the environment dump after it.
+            return sentences(read_body(item.body, QUOTE_REACH))[:SENTENCE_LIMIT]
 
         judgement = self.model.judge(item.title, item.body, read, fact_terms(facts), explain=self.settings.explain)
         probabilities = dict(judgement.probabilities)

@@ -33,16 +33,23 @@ TEXT_LIMIT = 600
 TOKEN = re.compile(r"[a-z][a-z0-9_]*|\d+(?:\.\d+)?")
 NUMBER = re.compile(r"\d")
 # Environment dumps say what was installed, not what happened (`[pip3] nvidia-nccl...`).
-ENVIRONMENT = re.compile(r"(?ims)^\s{0,3}(?:#{1,6}\s*)?(?:versions?|environment|collect_env)\b[^\n]*\n.*\Z")
+ENVIRONMENT = re.compile(
+    r"(?ims)^\s{0,3}(?:#{1,6}\s*)?(?:(?:versions?|environment|collect_env|collecting environment information)\b|"
+    r"pytorch version:)[^\n]*(?:\n.*)?\Z"
+)
 FORMAT_VERSION = 1
 PACKAGED = "severity.json.gz"
 MODEL_ENV = "PYTORCH_INSIGHT_SEVERITY_MODEL"
 
 
+def read_body(body: str | None, limit: int = TEXT_LIMIT) -> str:
+    """The description as the model reads it: up to its environment dump, cut at `limit`."""
+    return ENVIRONMENT.sub("", (body or "")[: 4 * TEXT_LIMIT])[:limit]
+
+
 def model_text(title: str | None, body: str | None) -> str:
     """The text a model is trained on and reads: title, then the description up to its environment dump."""
-    body = ENVIRONMENT.sub("", (body or "")[: 4 * TEXT_LIMIT])
-    return f"{title or ''}\n{body[:TEXT_LIMIT]}"
+    return f"{title or ''}\n{read_body(body)}"
 
 
 def tokens(text: str) -> list[str]:
