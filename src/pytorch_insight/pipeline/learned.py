@@ -21,7 +21,6 @@ from pytorch_insight.pipeline.facts import EVIDENCE_LIMIT, SENTENCE_LIMIT, Fact,
 from pytorch_insight.pipeline.severity import TEXT_LIMIT, Judgement, SeverityModel, load_model, read_body
 from pytorch_insight.text import sentences, shorten
 
-
 QUOTE_REACH = TEXT_LIMIT + 400
 
 
