@@ -453,7 +453,8 @@ def one_line(assessment: Assessment) -> str:
     """The first sentence the item's description offers, cut to fit a table cell."""
     if assessment.item.kind == "commit" or not assessment.item.body:
         return ""
-    sentence = summarise(parse_body(assessment.item.body)).split(". ")[0]
+    # Its first line: a call tree or code laid out below it does not fit a table cell.
+    sentence = summarise(parse_body(assessment.item.body)).split("\n")[0].split(". ")[0]
     return shorten(sentence, ONE_LINE)
 
 

@@ -239,7 +239,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "source_quote": {"zh": "原文", "en": "quoted"},
     "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
     "conclusion": {"zh": "结论", "en": "In one line"},
-    "area_paragraph": {"zh": "**{area}**：{items}。", "en": "**{area}**: {items}."},
+    "area_paragraph": {"zh": "{area}：{items}。", "en": "{area}: {items}."},
     "area_item": {"zh": "{ref} {problem}，{state}", "en": "{ref}: {problem}, {state}"},
     # The follow-up of the previous report (report/followup.py).
     "fu_title": {"zh": "上周跟进", "en": "Since last week"},
