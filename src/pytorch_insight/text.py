@@ -140,6 +140,21 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
+def excerpt(sentence: str, words: str = "", limit: int = 120) -> str:
+    """`sentence` on one line, or when it is longer than `limit`, the part of it that holds `words`
+    (the words that state the fact), cut at word boundaries with an ellipsis marking each cut."""
+    flat = " ".join(sentence.split())
+    if len(flat) <= limit:
+        return flat
+    at = flat.lower().find(" ".join(words.split()).lower()) if words.strip() else -1
+    if at < 0 or at + len(words) < limit - 1:
+        return shorten(flat, limit)
+    begin = max(0, at - (limit - len(words)) // 3)  # a little of what leads up to the words
+    space = flat.find(" ", begin, at)
+    begin = space + 1 if space >= 0 else at
+    return "…" + shorten(flat[begin:], limit - 1)
+
+
 def sentences(text: str) -> list[str]:
     """Sentences (and list items) of prose, whitespace folded, empty ones dropped."""
     return list(_sentences(text))

@@ -155,7 +155,9 @@ class _Builder:
         if analysis.action and analysis.urgency:  # a model's suggestion, when it gave a complete one
             suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why)
         substantive = [r for r in assessment.reasons if r.code.startswith(SUBSTANTIVE)]
-        why = t.clause_separator.join(r.text(t.lang) for r in (substantive or assessment.reasons)[:4]) or "—"
+        # Two facts read from one sentence quote it once.
+        shown = dict.fromkeys(r.text(t.lang) for r in (substantive or assessment.reasons))
+        why = t.clause_separator.join(list(shown)[:4]) or "—"
         fix_text = self.fix_text(analysis)
         refs = analysis.fix_refs or [r.target for r in assessment.relations if r.type == "fixes"]
         reason = analysis.reason or t(
