@@ -66,6 +66,9 @@ def test_a_model_fact_says_it_is_the_models_reading() -> None:
 def test_names_the_text_mentions_are_mentioned_not_asserted() -> None:
     assert fact_reason(Fact("hardware", "It works on H100 but not here.", "h100")).en == "mentions “H100”"
     assert fact_reason(Fact("measured", "It went from 2 GB to 4 GB.", "2 gb to 4 gb")).en == "measured “2 GB to 4 GB”"
-    facts = [Fact("hardware", "Seen on H100 only.", "H100"), Fact("confirmed", "label: high priority", "high priority", "label")]
+    facts = [
+        Fact("hardware", "Seen on H100 only.", "H100"),
+        Fact("confirmed", "label: high priority", "high priority", "label"),
+    ]
     assert narrator("en").context(facts) == ", triaged high priority, mentioning “H100”"
     assert narrator("zh").context(facts) == "，已被分诊标为高优先级，提及“H100”"

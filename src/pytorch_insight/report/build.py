@@ -151,15 +151,18 @@ class _Builder:
 
     def focus_entry(self, assessment: Assessment, analysis: Analysis, deep: bool) -> FocusEntry:
         t, item = self.t, assessment.item
-        suggestion = suggest(assessment, analysis, self.reader)
+        suggestion = suggest(assessment, analysis, self.reader, self.by_id)
+        harm = t(f"harm_{suggestion.harm}") if suggestion.harm else ""
+        because = t(suggestion.because, harm=harm) if suggestion.because else ""
         if analysis.action and analysis.urgency:  # a model's suggestion, when it gave a complete one
-            suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why)
+            if (analysis.action, analysis.urgency) != (suggestion.action, suggestion.urgency):
+                because = ""  # the rules' reason is not the model's
+            suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why, target=suggestion.target)
         substantive = [r for r in assessment.reasons if r.code.startswith(SUBSTANTIVE)]
         # Two facts read from one sentence quote it once.
         shown = dict.fromkeys(r.text(t.lang) for r in (substantive or assessment.reasons))
         why = t.clause_separator.join(list(shown)[:4]) or "—"
         fix_text = self.fix_text(analysis)
-        refs = analysis.fix_refs or [r.target for r in assessment.relations if r.type == "fixes"]
         reason = analysis.reason or t(
             "selection",
             priority=t(f"priority_{assessment.priority}"),
@@ -167,7 +170,7 @@ class _Builder:
             why=why,
             action=t(f"action_{suggestion.action}"),
             urgency=t(f"urgency_{suggestion.urgency}"),
-            action_why=t(suggestion.why, refs=self.join([self.ref(ref) for ref in refs[:3]]) or self.ref(item.id)),
+            action_why=t(suggestion.why, ref=self.ref(suggestion.target or item.id)),
         )
         return FocusEntry(
             id=item.id,
@@ -187,7 +190,12 @@ class _Builder:
             relations=self.relations(assessment),
             action=suggestion.action,
             urgency=suggestion.urgency,
-            action_text=f"{t(f'action_{suggestion.action}')} · {t(f'urgency_{suggestion.urgency}')}",
+            action_text=t(
+                "action_line" if because else "action_plain",
+                action=t(f"action_{suggestion.action}"),
+                urgency=t(f"urgency_{suggestion.urgency}"),
+                because=because,
+            ),
             reason=reason,
             evidence=self.evidence(assessment, analysis),
             quoted_refs={field: self.ref(source) for field, source in analysis.quoted_from.items()},

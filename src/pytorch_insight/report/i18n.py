@@ -134,40 +134,68 @@ MESSAGES: dict[str, dict[str, str]] = {
     "urgency_P0": {"zh": "P0 立即处理", "en": "P0 act now"},
     "urgency_P1": {"zh": "P1 本周内", "en": "P1 this week"},
     "urgency_P2": {"zh": "P2 观察", "en": "P2 watch"},
-    "why_open_bug": {
-        "zh": "高优先级问题，收集到的数据中未确认有已合入的修复：跟进 {refs}，确认你的场景是否受影响",
-        "en": "a high-priority problem with no landed fix confirmed in the collected data: follow {refs} and check "
-        "whether your setup is affected",
+    # What to do, aimed at the item to act on (analysis/action.py); {ref} is that item.
+    "do_check_and_track": {
+        "zh": "立即核对你的代码路径是否受影响，并追踪 {ref}",
+        "en": "check now whether your code path is affected, and track {ref}",
     },
-    "why_severe_bug": {
-        "zh": "你关注领域中的静默错误结果、进程级崩溃或安全问题，且未确认有已合入的修复："
-        "立即核对是否受影响并跟进 {refs}",
-        "en": "silent wrong results, a hard crash or a security problem in your areas with no landed fix confirmed: "
-        "check now whether you are affected and follow {refs}",
+    "do_track": {
+        "zh": "追踪 {ref}，确认你的场景是否受影响",
+        "en": "track {ref} and check whether your setup is affected",
     },
-    "why_fixed_bug": {
-        "zh": "修复 {refs} 已合入：确认你使用的构建包含它并覆盖你的场景",
-        "en": "the fix {refs} has landed: check that your build contains it and that it covers your case",
+    "do_follow_fix": {
+        "zh": "跟进修复 {ref} 直到合入，在此之前核对你的场景是否受影响",
+        "en": "follow the fix {ref} until it lands, and until then check whether your setup is affected",
     },
-    "why_reverted": {
-        "zh": "改动被回退：在重新合入前不要依赖它，关注 {refs} 的重新合入",
-        "en": "the change was backed out: do not rely on it until it relands; watch {refs}",
+    "do_check_build": {
+        "zh": "确认你使用的构建包含修复 {ref} 并覆盖你的场景",
+        "en": "check that your build contains the fix {ref} and that it covers your case",
     },
-    "why_api": {
-        "zh": "公共 API 变更或弃用：检查你的代码是否需要随 {refs} 调整",
-        "en": "a public API change or deprecation: check whether your code must follow {refs}",
+    "do_review_pr": {"zh": "审阅此 PR（{ref}）并推动其合入", "en": "review this PR ({ref}) and see it land"},
+    "do_test_landed": {
+        "zh": "用包含 {ref} 的构建测试你的工作负载",
+        "en": "test your workload on a build that contains {ref}",
     },
-    "why_landed_change": {
-        "zh": "已合入的改动影响你关注的领域：用包含 {refs} 的构建测试你的工作负载",
-        "en": "a landed change in an area you watch: test your workload on a build that contains {refs}",
+    "do_reverted": {
+        "zh": "在重新合入前不要依赖 {ref}，关注其重新合入",
+        "en": "do not rely on {ref} until it relands, and watch for the reland",
     },
-    "why_change": {
-        "zh": "你关注领域中的高优先级改动：审阅 {refs} 并跟踪其合入",
-        "en": "a high-priority change in your areas: review {refs} and watch it land",
+    "do_adapt_api": {"zh": "检查你的代码是否需要随 {ref} 调整", "en": "check whether your code must follow {ref}"},
+    "do_rfc": {"zh": "阅读 {ref} 并参与讨论", "en": "read {ref} and comment"},
+    "do_watch": {"zh": "关注 {ref} 的后续", "en": "watch what follows {ref}"},
+    "do_nothing": {"zh": "无需行动", "en": "nothing to do"},
+    # Why the urgency is what it is: harm as the sources state it, and where the fix stands.
+    "because_open_severe": {
+        "zh": "仍未解决、未见已合入的修复，且来源报告的是{harm}",
+        "en": "still open with no landed fix, and its sources report {harm}",
     },
-    "why_rfc": {"zh": "设计提案：阅读 {refs} 并参与讨论", "en": "a design proposal: read {refs} and comment"},
-    "why_medium": {"zh": "中等优先级：关注 {refs} 的进展", "en": "medium priority: follow the progress of {refs}"},
-    "why_low": {"zh": "优先级低", "en": "low priority"},
+    "because_fix_pending_severe": {
+        "zh": "修复尚未合入，而所修的是{harm}",
+        "en": "the fix has not landed, and the problem it fixes is {harm}",
+    },
+    "because_fix_pending": {"zh": "修复尚未合入", "en": "the fix has not landed yet"},
+    "because_open": {
+        "zh": "高优先级，仍未解决、未见已合入的修复",
+        "en": "high priority, still open with no landed fix",
+    },
+    "because_medium": {"zh": "中等优先级，仍未解决", "en": "medium priority, still open"},
+    "because_fixed_severe": {
+        "zh": "修复已合入；所修的是{harm}，须确认你的构建包含它",
+        "en": "the fix has landed; the problem was {harm}, so make sure your build has it",
+    },
+    "harm_wrong_result": {"zh": "静默错误结果", "en": "a silent wrong result"},
+    "harm_hard_crash": {"zh": "进程级崩溃", "en": "a hard crash"},
+    "harm_security": {"zh": "安全问题", "en": "a security problem"},
+    "because_fixed": {"zh": "修复已合入", "en": "the fix has landed"},
+    "because_pending": {"zh": "PR 尚未合入", "en": "the PR has not landed yet"},
+    "because_landed": {"zh": "已合入的改动", "en": "a landed change"},
+    "because_closed_change": {"zh": "PR 已关闭，未确认合入", "en": "the PR was closed without a confirmed merge"},
+    "because_reverted": {"zh": "改动已被回退", "en": "the change was backed out"},
+    "because_api": {"zh": "公共 API 变更或弃用", "en": "a public API change or deprecation"},
+    "because_rfc": {"zh": "设计提案，讨论进行中", "en": "a design proposal under discussion"},
+    "because_low": {"zh": "优先级低", "en": "low priority"},
+    "action_plain": {"zh": "{action} · {urgency}", "en": "{action} · {urgency}"},
+    "action_line": {"zh": "{action} · {urgency}：{because}", "en": "{action} · {urgency}: {because}"},
     "selection": {
         "zh": "{priority}优先级，属于{areas}：{why}。建议{action}（{urgency}）：{action_why}。",
         "en": "{priority} priority in {areas}: {why}. Suggested: {action} ({urgency}), {action_why}.",

@@ -72,7 +72,9 @@ class Narrator:
         """ ", triaged high priority, measured 12.4 ms vs 13.9 ms, mentions H100 and vLLM": each kind
         once, leaving out what the phrase `said` holds. Names found in the text are "mentioned", not
         asserted (a reporter may name H100 to say it works there)."""
-        first = {kind: next((f for f in facts if f.kind == kind), None) for kind in (*MENTIONS, "confirmed", "measured")}
+        first = {
+            kind: next((f for f in facts if f.kind == kind), None) for kind in (*MENTIONS, "confirmed", "measured")
+        }
         parts = []
         if first["confirmed"] is not None:
             parts.append(self.t("ctx_confirmed"))
@@ -102,7 +104,9 @@ class Narrator:
         if worst is not None and item.kind in CHANGE_KINDS:
             fixed = [r.target for r in assessment.relations if r.type == "fixes"]
             if fixed:
-                return t("c_fix", refs=t.list_separator.join(self.ref(f) for f in fixed[:2]), problem=self.problem(worst))
+                return t(
+                    "c_fix", refs=t.list_separator.join(self.ref(f) for f in fixed[:2]), problem=self.problem(worst)
+                )
             return t("c_fix_untargeted", problem=self.problem(worst))
         if worst is not None:
             return t("c_problem", problem=self.problem(worst))
