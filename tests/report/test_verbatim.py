@@ -78,10 +78,8 @@ def test_a_call_tree_keeps_its_lines_as_a_code_block() -> None:
     quoted = [e.analysis.summary + e.analysis.root_cause for e in report.focus if e.ref == "#2002"][0]
     assert tree in quoted
     indented = "\n".join("  " + line for line in tree.split("\n"))
-    assert (
-        f"  ```\n  Memory grows by 2 GB per step until OOM on H100 because the graph keeps each output alive:\n{indented}\n  ```"
-        in markdown
-    )  # a fenced block inside its list item, the lead on its own line
+    lead = "  Memory grows by 2 GB per step until OOM on H100 because the graph keeps each output alive:"
+    assert f"  ```\n{lead}\n{indented}\n  ```" in markdown  # a fenced block in its list item, the lead on its own line
     assert "<pre><code>" in html and "└── compiled_fn()\n    ├── forward()" in html
     assert "Trainer.step() └── compiled_fn()" not in markdown + html  # never run into one line
 

@@ -23,6 +23,9 @@ from pytorch_insight.report.verbatim import html_quote, html_text, md_quote, md_
 from pytorch_insight.text import TITLE_LIMIT, safe_url, shorten
 
 MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#])")
+# The first activity table is shown open only when it is short: on a phone a table of 180 rows runs
+# the page past 60,000 px before the reader reaches the people and the appendix.
+OPEN_ROWS = 15
 
 
 def _underscores_as_text(state: StateInline, silent: bool) -> bool:
@@ -142,7 +145,11 @@ def template_environment() -> Environment:
         short_title=short_title,
     )
     environment.globals.update(
-        priority_mark=PRIORITY_MARK, status_mark=STATUS_MARK, follow_up_mark=FOLLOW_UP_MARK, quote_label=quote_label
+        priority_mark=PRIORITY_MARK,
+        status_mark=STATUS_MARK,
+        follow_up_mark=FOLLOW_UP_MARK,
+        quote_label=quote_label,
+        open_rows=OPEN_ROWS,
     )
     return environment
 
