@@ -74,6 +74,8 @@ def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Sugges
             return Suggestion("track", "P1", "do_check_build", "because_fixed_severe", fix)
         return Suggestion("track", "P2", "do_check_build", "because_fixed", fix)
     high = assessment.priority == "high"
+    if analysis.fix_state == "closed":  # closed, but no landed fix in the data: it may or may not be fixed
+        return Suggestion("track", "P1" if high else "P2", "do_check_closed", "because_closed_issue", own)
     if analysis.fix_state == "open" and refs:
         if severe and high:
             return Suggestion("follow", "P0", "do_follow_fix", "because_fix_pending_severe", refs[0])

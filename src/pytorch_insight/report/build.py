@@ -3,7 +3,7 @@ analysis, activity per type, contributors and teams, appendix and footer."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -31,24 +31,22 @@ from pytorch_insight.report.model import (
     Evidence,
     FocusEntry,
     FollowUp,
-    Footer,
     Overview,
     Report,
     ReportItem,
     Team,
-    Theme,
     WindowModel,
 )
 from pytorch_insight.report.narrative import Narrator
+from pytorch_insight.report.overview import OverviewWriter
 from pytorch_insight.report.rollup import repo_rollup
+from pytorch_insight.report.tally import counts, footer, stats
 from pytorch_insight.text import parse_body, shorten
 from pytorch_insight.window import Window
 
 KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
 FROM_GITHUB = ("issue", "pull_request", "rfc", "commit")
 TOP_AUTHORS = 10
-THEMES = 4
-THEME_ITEMS = 4
 WATCH_TITLE = 100
 PERSON_ITEMS = 3
 PERSON_TITLE = 70
@@ -104,6 +102,7 @@ class _Builder:
         self.one_lines = {a.id: one_line(a) for a in ranked}
         self.narrator = Narrator(self.t, self.ref, self.by_id, profile.ranking.facts)
         self.entries: list[FocusEntry] = []
+        self.suggestions: dict[str, Suggestion] = {}
 
     # -- references ---------------------------------------------------------------------------------
 
@@ -158,6 +157,7 @@ class _Builder:
             if (analysis.action, analysis.urgency) != (suggestion.action, suggestion.urgency):
                 because = ""  # the rules' reason is not the model's
             suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why, target=suggestion.target)
+        self.suggestions[item.id] = suggestion
         substantive = [r for r in assessment.reasons if r.code.startswith(SUBSTANTIVE)]
         # Two facts read from one sentence quote it once.
         shown = dict.fromkeys(r.text(t.lang) for r in (substantive or assessment.reasons))
@@ -278,37 +278,9 @@ class _Builder:
             high=stats["high"],
             medium=stats["medium"],
         )
-        # One paragraph per area that holds focus stories, each story told once, in its first area.
-        order = {area.id: index for index, area in enumerate(self.profile.areas)}
-        groups: dict[str, list[FocusEntry]] = defaultdict(list)
-        for entry in self.entries:
-            areas = self.by_id[entry.id].areas
-            groups[min(areas, key=lambda area: order.get(area, 99)) if areas else "core"].append(entry)
-        themes = []
-        ranked_areas = sorted(
-            groups.items(),
-            key=lambda kv: (-sum(e.priority == "high" for e in kv[1]), -len(kv[1]), order.get(kv[0], 99)),
+        themes = OverviewWriter(t, self.ref, self.by_id, self.profile, self.area_names).themes(
+            self.entries, self.suggestions
         )
-        for area, members in ranked_areas[:THEMES]:
-            named = t.clause_separator.join(
-                t(
-                    "area_item",
-                    ref=self.ref(e.id),
-                    problem=self.narrator.head(self.by_id[e.id]),
-                    state=self.narrator.short_state(e.analysis),
-                )
-                for e in members[:THEME_ITEMS]
-            )
-            name = self.area_names.get(area, area)
-            themes.append(
-                Theme(
-                    area=area,
-                    name=name,
-                    high=sum(e.priority == "high" for e in members),
-                    items=[e.id for e in members],
-                    text=t("area_paragraph", area=name, items=named),
-                )
-            )
         # The week's design item: an RFC first, else a design-level change the focus list does not already show.
         designs = [a for a in self.ranked if not a.noise and not a.canonical and a.facts.first("design") is not None]
         watch = next((a for a in designs if a.item.kind == "rfc" or a.facts.first("design").detail == "RFC"), None)
@@ -466,56 +438,6 @@ def one_line(assessment: Assessment) -> str:
     # Its first line: a call tree or code laid out below it does not fit a table cell.
     sentence = summarise(parse_body(assessment.item.body)).split("\n")[0].split(". ")[0]
     return shorten(sentence, ONE_LINE)
-
-
-def stats(ranked: Sequence[Assessment], collected: int, deep: int) -> dict[str, int]:
-    github = sum(a.item.kind in FROM_GITHUB for a in ranked)
-    return {
-        "collected": collected,
-        "github_items": github,
-        "community_items": len(ranked) - github,
-        "after_fusion": len(ranked),
-        "merged_copies": collected - len(ranked),
-        "duplicates": sum(a.canonical is not None for a in ranked),
-        "noise": sum(bool(a.noise) for a in ranked),
-        "high": sum(a.priority == "high" for a in ranked),
-        "medium": sum(a.priority == "medium" for a in ranked),
-        "low": sum(a.priority == "low" for a in ranked),
-        "deep": deep,
-    }
-
-
-def counts(ranked: Sequence[Assessment]) -> dict[str, dict[str, int]]:
-    return {
-        "kind": dict(sorted(Counter(a.item.kind for a in ranked).items())),
-        "priority": {p: sum(a.priority == p for a in ranked) for p in ("high", "medium", "low")},
-        "area": dict(sorted(Counter(area for a in ranked for area in a.areas).items())),
-    }
-
-
-def footer(t: Catalogue, generator: str, profile: str, reader: str, role: str, analyser: Analyser) -> Footer:
-    usage = getattr(analyser, "usage", None)
-    llm = (
-        None
-        if usage is None
-        else {
-            "calls": usage.calls,
-            "tokens_in": usage.tokens_in,
-            "tokens_out": usage.tokens_out,
-            "cache_hits": usage.cache_hits,
-            "fallbacks": usage.fallbacks,
-        }
-    )
-    text = t(
-        "footer",
-        generator=generator,
-        profile=profile,
-        reader=role,
-        analyser=t("analyser_rules") if analyser.name == "rules" else analyser.name,
-    )
-    if llm is not None:
-        text += " · " + t("llm_usage", **llm)
-    return Footer(generator=generator, profile=profile, reader=reader, analyser=analyser.name, text=text, llm=llm)
 
 
 def build_report(

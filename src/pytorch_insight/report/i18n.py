@@ -163,6 +163,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "do_adapt_api": {"zh": "检查你的代码是否需要随 {ref} 调整", "en": "check whether your code must follow {ref}"},
     "do_rfc": {"zh": "阅读 {ref} 并参与讨论", "en": "read {ref} and comment"},
     "do_watch": {"zh": "关注 {ref} 的后续", "en": "watch what follows {ref}"},
+    "do_check_closed": {
+        "zh": "确认 {ref} 是否确已修复，以及修复是否进入你使用的版本",
+        "en": "check whether {ref} was really fixed and whether the fix is in the version you use",
+    },
     "do_nothing": {"zh": "无需行动", "en": "nothing to do"},
     # Why the urgency is what it is: harm as the sources state it, and where the fix stands.
     "because_open_severe": {
@@ -187,6 +191,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "harm_hard_crash": {"zh": "进程级崩溃", "en": "a hard crash"},
     "harm_security": {"zh": "安全问题", "en": "a security problem"},
     "because_fixed": {"zh": "修复已合入", "en": "the fix has landed"},
+    "because_closed_issue": {
+        "zh": "已关闭，但收集到的数据中没有已合入的修复",
+        "en": "closed, but the collected data shows no landed fix",
+    },
     "because_pending": {"zh": "PR 尚未合入", "en": "the PR has not landed yet"},
     "because_landed": {"zh": "已合入的改动", "en": "a landed change"},
     "because_closed_change": {"zh": "PR 已关闭，未确认合入", "en": "the PR was closed without a confirmed merge"},
@@ -267,8 +275,53 @@ MESSAGES: dict[str, dict[str, str]] = {
     "source_quote": {"zh": "原文", "en": "quoted"},
     "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
     "conclusion": {"zh": "结论", "en": "In one line"},
-    "area_paragraph": {"zh": "{area}：{items}。", "en": "{area}: {items}."},
-    "area_item": {"zh": "{ref} {problem}，{state}", "en": "{ref}: {problem}, {state}"},
+    # The overview's paragraphs (report/overview.py): a story per clause, then what to act on first.
+    "ov_intro": {"zh": "{area}：本周有 {n} 项重点动态{high}。", "en": "{area}: {n} stories this week{high}. "},
+    "ov_intro_one": {"zh": "{area}：本周有 1 项重点动态。", "en": "{area}: one story this week. "},
+    "ov_intro_high": {"zh": "，其中 {k} 项为高优先级", "en": ", {k} of them high priority"},
+    "ov_issue_fixed": {
+        "zh": "{ref} 报告了{title}，修复 {fix} 已合入",
+        "en": "{ref} reported {title}, and its fix {fix} has landed",
+    },
+    "ov_issue_fixing": {
+        "zh": "{ref} 报告了{title}，修复 {fix} 仍在审阅、尚未合入",
+        "en": "{ref} reported {title}; its fix {fix} is still under review",
+    },
+    "ov_issue_open": {
+        "zh": "{ref} 报告了{title}，目前还没有修复 PR",
+        "en": "{ref} reported {title}, with no fix PR yet",
+    },
+    "ov_issue_referenced": {
+        "zh": "{ref} 报告了{title}，窗口内没有修复，但已有 PR 引用它（{fix}）",
+        "en": "{ref} reported {title}; no fix in the window, but PRs reference it ({fix})",
+    },
+    "ov_issue_closed": {
+        "zh": "{ref} 报告了{title}，已关闭，但数据中看不出修复是否合入",
+        "en": "{ref} reported {title} and was closed, though the data does not show a fix landing",
+    },
+    "ov_fix_merged": {
+        "zh": "{ref} 修复了 {target} 的问题（{title}），已合入",
+        "en": "{ref} fixed {target} ({title}) and has landed",
+    },
+    "ov_fix_open": {
+        "zh": "{ref} 提交了 {target} 的修复（{title}），尚待审阅合入",
+        "en": "{ref} proposes a fix for {target} ({title}), not yet landed",
+    },
+    "ov_change_merged": {"zh": "{ref} {title} 已合入", "en": "{ref} {title} has landed"},
+    "ov_change_open": {"zh": "{ref} {title} 仍在审阅中", "en": "{ref} {title} is still under review"},
+    "ov_change_closed": {
+        "zh": "{ref} {title} 已关闭，未确认合入",
+        "en": "{ref} {title} was closed without a confirmed merge",
+    },
+    "ov_reverted": {"zh": "{ref} {title} 已被回退", "en": "{ref} {title} was backed out"},
+    "ov_rfc": {"zh": "{ref} 提出了设计提案{title}，正在征求意见", "en": "{ref} proposes {title} and asks for comments"},
+    "ov_tracker": {"zh": "{ref} 汇总跟踪 {n} 个问题（{title}）", "en": "{ref} tracks {n} issues ({title})"},
+    "ov_more": {"zh": "另有 {n} 项：{refs}", "en": "Also {n} more: {refs}"},
+    "ov_act_now": {
+        "zh": "最需要立即处理的是 {ref}：{because}，建议{todo}",
+        "en": "Act now on {ref}: {because}; {todo}",
+    },
+    "ov_act_week": {"zh": "本周值得跟进的是 {ref}：{because}，建议{todo}", "en": "This week, {ref}: {because}; {todo}"},
     # The follow-up of the previous report (report/followup.py).
     "fu_title": {"zh": "上周跟进", "en": "Since last week"},
     "fu_stored": {
