@@ -378,7 +378,8 @@ def test_a_real_week_opens_short_enough_on_a_phone(devtools: DevTools, tmp_path:
         "document.fonts.ready.then(() => ({height: document.documentElement.scrollHeight,"
         " scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth,"
         " activity: document.querySelector('#activity').getBoundingClientRect().height,"
-        " folded: [...document.querySelectorAll('details.appendix-table')].map((d) => d.getBoundingClientRect().height),"
+        " folded: [...document.querySelectorAll('details.appendix-table')]"
+        ".map((d) => d.getBoundingClientRect().height),"
         " open: document.querySelectorAll('#activity details[open]').length}))"
     )
     screenshot(devtools, tmp_path / "week-phone-full.png", full=True)
