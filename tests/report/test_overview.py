@@ -20,8 +20,10 @@ WRONG = "Under torch.compile the gradients are wrong: `x.grad` differs from eage
 def test_a_story_says_what_happened_and_what_is_fixed() -> None:
     zh, en = fixed_report("zh").overview.themes[0].text, fixed_report("en").overview.themes[0].text
     title = "“torch.compile max-autotune gives wrong results for SDPA”"
-    assert zh == f"编译器栈：本周有 1 项重点动态。#1001 报告了{title}，修复 #1002 已合入。"
-    assert en == f"Compiler stack: one story this week. #1001 reported {title}, and its fix #1002 has landed."
+    assert zh == f"编译器栈：本周有 1 项重点动态。#1001 报告了{title}（提及 H100），修复 #1002 已合入。"
+    assert en == (
+        f"Compiler stack: one story this week. #1001 reported {title} (mentioning H100), and its fix #1002 has landed."
+    )
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -61,3 +63,11 @@ def test_the_real_weeks_overview_is_prose_in_the_reports_language(data: str, sin
         assert chinese_share(f"## 1. 概览\n\n{own}\n").share >= 0.85, theme.text
     for theme in en.overview.themes:
         assert not CJK.search(theme.text)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_story_says_whom_its_sources_name(lang: str) -> None:
+    body = "Since the upgrade vLLM serving crashes with a segfault on H100 in the compiled decode step."
+    report = report_of([item(5101, "Segfault in compiled decode", body, labels=["high priority"])], lang)
+    text = report.overview.themes[0].text
+    assert ("（提及 vLLM、H100）" if lang == "zh" else " (mentioning vLLM, H100)") in text

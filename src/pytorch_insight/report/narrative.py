@@ -76,8 +76,11 @@ class Narrator:
             kind: next((f for f in facts if f.kind == kind), None) for kind in (*MENTIONS, "confirmed", "measured")
         }
         parts = []
-        if first["confirmed"] is not None:
-            parts.append(self.t("ctx_confirmed"))
+        confirmed = first["confirmed"]
+        if confirmed is not None:  # "high priority" says so; another label (a SEV) is named as it is
+            label = confirmed.detail or confirmed.evidence.removeprefix("label: ")
+            high = label.lower() == "high priority" or confirmed.source != "label"
+            parts.append(self.t("ctx_confirmed") if high else self.t("ctx_label", label=label))
         measured = first["measured"]
         if measured is not None and measured.detail.lower() not in said.lower():
             parts.append(self.t("ctx_measured", detail=in_source_case(measured.detail, measured.evidence)))

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
 from pytorch_insight.analysis.action import Suggestion
 from pytorch_insight.config import Profile
 from pytorch_insight.pipeline import Assessment
+from pytorch_insight.pipeline.rank import severity_sharers
+from pytorch_insight.pipeline.reasons import in_source_case
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.model import FocusEntry, Theme
 from pytorch_insight.text import excerpt
@@ -23,6 +26,7 @@ THEMES = 4  # areas with a paragraph
 STORIES = 3  # stories told per paragraph; the others are counted
 TITLE = 70  # characters of a quoted title in the overview
 CHANGE_KINDS = ("pull_request", "commit")
+WHOM = ("downstream", "hardware")  # the context that says for whom a story matters
 URGENCY_ORDER = ("P0", "P1", "P2")
 # Urgency reasons of a problem still to be solved: a fixed story is no story to act on first.
 OPEN = frozenset(
@@ -89,34 +93,54 @@ class OverviewWriter:
         assessment = self.by_id[entry.id]
         ref = entry.ref or self.ref(entry.id)
         title = t("quoted", text=excerpt(entry.title, "", TITLE))
+        named = self.whom(assessment, entry.title)
+        # Who the sources name, after the title, or as a clause where the title closes a parenthesis.
+        say = partial(
+            t,
+            whom=t("ov_mentions", names=named) if named else "",
+            whom_clause=t("ov_mentions_clause", names=named) if named else "",
+        )
         fixes = [r.target for r in assessment.relations if r.type == "fixes"]
         state = analysis.fix_state
         if state == "reverted":
-            return t("ov_reverted", ref=ref, title=title)
+            return say("ov_reverted", ref=ref, title=title)
         design = assessment.facts.first("design")
         if entry.kind == "rfc" or (design is not None and design.detail == "RFC"):
-            return t("ov_rfc", ref=ref, title=title)
+            return say("ov_rfc", ref=ref, title=title)
         if any(r.type == "tracks" for r in assessment.relations):
             tracked = [r.target for r in assessment.relations if r.type == "tracks"]
-            return t("ov_tracker", ref=ref, title=title, n=len(tracked))
+            return say("ov_tracker", ref=ref, title=title, n=len(tracked))
         if entry.kind in CHANGE_KINDS:
             target = self.refs(fixes)
             merged = state in ("merged", "landed")
             if target:
-                return t("ov_fix_merged" if merged else "ov_fix_open", ref=ref, target=target, title=title)
+                return say("ov_fix_merged" if merged else "ov_fix_open", ref=ref, target=target, title=title)
             if state == "closed":
-                return t("ov_change_closed", ref=ref, title=title)
-            return t("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
+                return say("ov_change_closed", ref=ref, title=title)
+            return say("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
         fix = self.refs(analysis.fix_refs)
         if state == "landed":
-            return t("ov_issue_fixed", ref=ref, title=title, fix=fix)
+            return say("ov_issue_fixed", ref=ref, title=title, fix=fix)
         if state == "open" and fix:
-            return t("ov_issue_fixing", ref=ref, title=title, fix=fix)
+            return say("ov_issue_fixing", ref=ref, title=title, fix=fix)
         if state == "closed":
-            return t("ov_issue_closed", ref=ref, title=title)
+            return say("ov_issue_closed", ref=ref, title=title)
         if state == "referenced":
-            return t("ov_issue_referenced", ref=ref, title=title, fix=self.refs(list(analysis.fix_ref_states)))
-        return t("ov_issue_open", ref=ref, title=title)
+            return say("ov_issue_referenced", ref=ref, title=title, fix=self.refs(list(analysis.fix_ref_states)))
+        return say("ov_issue_open", ref=ref, title=title)
+
+    def whom(self, assessment: Assessment, title: str) -> str:
+        """Who or what the story's sources name as hit (a downstream user, hardware), when the title
+        does not: mentioned, not asserted."""
+        facts = [f for a in (assessment, *severity_sharers(assessment, self.by_id)) for f in a.facts.facts]
+        named = []
+        for kind in WHOM:
+            fact = next((f for f in facts if f.kind == kind and f.detail), None)
+            if fact is not None:
+                name = in_source_case(fact.detail, fact.evidence)
+                if name.lower() not in title.lower():
+                    named.append(name)
+        return self.t.list_separator.join(dict.fromkeys(named))
 
     def first_to_act(self, members: Sequence[FocusEntry], suggestions: Mapping[str, Suggestion]) -> str:
         """The story to act on first, when one is urgent (P0 or P1): its number, why, and what to do."""
