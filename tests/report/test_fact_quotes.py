@@ -72,3 +72,9 @@ def test_names_the_text_mentions_are_mentioned_not_asserted() -> None:
     ]
     assert narrator("en").context(facts) == ", triaged high priority, mentioning “H100”"
     assert narrator("zh").context(facts) == "，已被分诊标为高优先级，提及“H100”"
+
+
+def test_a_label_other_than_high_priority_is_named_as_it_is() -> None:
+    facts = [Fact("confirmed", "label: ci: sev", "ci: sev", "label")]
+    assert narrator("en").context(facts) == ", triage label “ci: sev”"
+    assert narrator("zh").context(facts) == "，分诊标签“ci: sev”"

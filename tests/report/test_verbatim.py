@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 
 from pytorch_insight.report.model import Report
 from pytorch_insight.report.render import render_html, render_markdown
-from pytorch_insight.report.verbatim import html_quote, html_text, md_quote, md_text
+from pytorch_insight.report.verbatim import html_quote, html_text, md_cell_text, md_quote, md_text
 from pytorch_insight.text import prose, sentences
 from tests.pipeline.helpers import item
 from tests.report.fixtures import report_of
@@ -66,6 +66,7 @@ def test_stars_in_a_quote_are_shown_not_applied(lang: str) -> None:
 def test_code_spans_in_a_quote_stay_code() -> None:
     _, markdown, html = rendered()
     assert "`torch.cumsum` returns wrong results" in markdown
+    assert "| `torch.cumsum` returns wrong results on H100" in markdown  # the activity table's cell too
     assert "<code>torch.cumsum</code> returns wrong results" in html
     assert "<code>int32</code> in <code>reduce_kernel</code>" in html
 
@@ -101,4 +102,5 @@ def test_the_filters_escape_every_active_character() -> None:
         "2**32 _x_ [a](javascript:x) &lt;b&gt; ~~s~~ &amp;amp; <code>a*b</code> https://x.org/a_b_c"
     )
     assert md_quote("a *b*") == "“a \\*b\\*”"
+    assert md_cell_text("`a|b` or c|d") == "`a\\|b` or c\\|d"  # a pipe never ends a table cell
     assert str(html_quote("x\n  y()")) == "<pre><code>x\n  y()</code></pre>"

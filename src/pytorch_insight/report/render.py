@@ -19,7 +19,7 @@ from markupsafe import Markup
 from pytorch_insight.report.charts import activity_chart, area_chart
 from pytorch_insight.report.i18n import FOLLOW_UP_MARK, PRIORITY_MARK, STATUS_MARK, Catalogue
 from pytorch_insight.report.model import FocusEntry, Report
-from pytorch_insight.report.verbatim import html_quote, html_text, md_quote, md_text
+from pytorch_insight.report.verbatim import html_quote, html_text, md_cell_text, md_quote, md_text
 from pytorch_insight.text import TITLE_LIMIT, safe_url, shorten
 
 MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#])")
@@ -135,6 +135,7 @@ def template_environment() -> Environment:
         markdown_inline=markdown_inline_to_html,
         md_inline=md_inline,
         md_text=md_text,
+        md_cell_text=md_cell_text,
         md_quote=md_quote,
         html_text=html_text,
         html_quote=html_quote,

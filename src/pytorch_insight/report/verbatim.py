@@ -54,6 +54,14 @@ def md_text(text: str | None) -> str:
     return "".join(parts)
 
 
+def md_cell_text(text: str | None) -> str:
+    """Plain text for a Markdown table cell: as `md_text`, with a pipe inside a code span escaped
+    too (GitHub ends a cell at any unescaped pipe, even in code)."""
+    return CODE_OR_URL.sub(
+        lambda m: m.group(0).replace("|", "\\|") if m.group(1) is not None else m.group(0), md_text(text)
+    )
+
+
 def html_text(text: str | None) -> Markup:
     """Plain text as inline HTML: everything escaped, code spans as <code>."""
     flat = " ".join((text or "").split())
