@@ -65,3 +65,21 @@ def test_every_urgency_is_stated_with_its_reason(lang: str) -> None:
         if lang == "zh"
         else ("still open with no landed fix" in because and "a silent wrong result" in because)
     )
+
+
+def test_a_closed_fix_pr_is_checked_for_having_landed() -> None:
+    """PyTorch closes the PRs it lands: a closed fix of a wrong result is neither dropped to "watch"
+    nor called open; the reader checks whether it landed."""
+    entries = focus(
+        item(
+            4101,
+            "Fix wrong fp8 values on Blackwell",
+            "This produces incorrect values when converting.",
+            kind="pull_request",
+            state="closed",
+            labels=["high priority"],
+        ),
+    )
+    entry = entries["#4101"]
+    assert entry.urgency == "P1" and "check whether #4101 landed" in entry.reason
+    assert entry.action_text.endswith("the problem it fixes is a silent wrong result")

@@ -98,8 +98,11 @@ def _change(assessment: Assessment, analysis: Analysis, severe: bool) -> Suggest
                 "track", urgency, "do_check_build", "because_fixed_severe" if severe else "because_fixed", own
             )
         return Suggestion("adapt" if high else "track", "P1" if high else "P2", "do_test_landed", "because_landed", own)
-    if analysis.fix_state == "closed":  # closed unmerged: nothing to review; the problem may remain
-        return Suggestion("track", "P2", "do_watch", "because_closed_change", own)
+    if analysis.fix_state == "closed":
+        # PyTorch closes the PRs it lands through its merge tooling: "closed" may well mean landed.
+        if fixes and severe:
+            return Suggestion("track", "P1", "do_check_landed", "because_closed_fix_severe", own)
+        return Suggestion("track", "P1" if high else "P2", "do_check_landed", "because_closed_change", own)
     if fixes and severe and high:
         return Suggestion("follow", "P0", "do_review_pr", "because_fix_pending_severe", own)
     if fixes:

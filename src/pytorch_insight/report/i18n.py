@@ -162,10 +162,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "do_adapt_api": {"zh": "检查你的代码是否需要随 {ref} 调整", "en": "check whether your code must follow {ref}"},
     "do_rfc": {"zh": "阅读 {ref} 并参与讨论", "en": "read {ref} and comment"},
-    "do_watch": {"zh": "关注 {ref} 的后续", "en": "watch what follows {ref}"},
     "do_check_closed": {
         "zh": "确认 {ref} 是否确已修复，以及修复是否进入你使用的版本",
         "en": "check whether {ref} was really fixed and whether the fix is in the version you use",
+    },
+    "do_check_landed": {
+        "zh": "确认 {ref} 是否已合入（PyTorch 常在合入后关闭 PR），若已合入，确认你的构建包含它",
+        "en": "check whether {ref} landed (PyTorch often closes the PRs it lands) and, if so, that your build has it",
     },
     "do_nothing": {"zh": "无需行动", "en": "nothing to do"},
     # Why the urgency is what it is: harm as the sources state it, and where the fix stands.
@@ -198,6 +201,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_pending": {"zh": "PR 尚未合入", "en": "the PR has not landed yet"},
     "because_landed": {"zh": "已合入的改动", "en": "a landed change"},
     "because_closed_change": {"zh": "PR 已关闭，未确认合入", "en": "the PR was closed without a confirmed merge"},
+    "because_closed_fix_severe": {
+        "zh": "PR 已关闭、未确认合入，而所修的是{harm}",
+        "en": "the PR was closed without a confirmed merge, and the problem it fixes is {harm}",
+    },
     "because_reverted": {"zh": "改动已被回退", "en": "the change was backed out"},
     "because_api": {"zh": "公共 API 变更或弃用", "en": "a public API change or deprecation"},
     "because_rfc": {"zh": "设计提案，讨论进行中", "en": "a design proposal under discussion"},
