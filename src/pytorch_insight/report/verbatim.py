@@ -16,9 +16,10 @@ from markupsafe import Markup, escape
 # on one line), or a bare URL (GitHub links it; escaping its characters would break it). Each attempt
 # reads to the next backtick or blank only, so a run of backticks is read once.
 CODE_OR_URL = re.compile(r"(?<!`)`([^`\n]+)`(?!`)|https?://[^\s<>()\[\]`]+")
-# Characters that start inline Markdown: emphasis, code, links, images, raw HTML, strike-through,
-# escapes; `&` only where it would start an entity.
-MD_ACTIVE = re.compile(r"[\\`*_\[\]<>!~|]|&(?=#?\w{1,32};)")
+# Characters that start inline Markdown: emphasis, code, links and images (an escaped "[" opens
+# neither, so "]" and "!" stay as written), raw HTML, strike-through, escapes; `&` only where it
+# would start an entity. The fewer escapes, the more the Markdown file reads like its source.
+MD_ACTIVE = re.compile(r"[\\`*_\[<>~]|&(?=#?\w{1,32};)")
 
 
 def laid_out(text: str) -> bool:
@@ -55,11 +56,9 @@ def md_text(text: str | None) -> str:
 
 
 def md_cell_text(text: str | None) -> str:
-    """Plain text for a Markdown table cell: as `md_text`, with a pipe inside a code span escaped
+    """Plain text for a Markdown table cell: as `md_text`, with every pipe escaped, in code spans
     too (GitHub ends a cell at any unescaped pipe, even in code)."""
-    return CODE_OR_URL.sub(
-        lambda m: m.group(0).replace("|", "\\|") if m.group(1) is not None else m.group(0), md_text(text)
-    )
+    return md_text(text).replace("|", "\\|")
 
 
 def html_text(text: str | None) -> Markup:
