@@ -83,3 +83,13 @@ def test_a_closed_fix_pr_is_checked_for_having_landed() -> None:
     entry = entries["#4101"]
     assert entry.urgency == "P1" and "check whether #4101 landed" in entry.reason
     assert entry.action_text.endswith("the problem it fixes is a silent wrong result")
+
+
+def test_a_closed_issue_with_a_closed_fix_is_checked_at_its_fix() -> None:
+    entries = focus(
+        item(4201, "Wrong results from compiled floor_divide", WRONG, state="closed", labels=["high priority"]),
+        item(4202, "Guard floor_divide by zero in codegen", "Fixes #4201", kind="pull_request", state="closed"),
+    )
+    entry = next(e for e in entries.values() if "#4201" in (e.ref, *e.story))
+    assert "check whether #4202 landed" in entry.reason
+    assert "still open" not in entry.action_text

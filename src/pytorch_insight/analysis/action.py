@@ -75,6 +75,8 @@ def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Sugges
         return Suggestion("track", "P2", "do_check_build", "because_fixed", fix)
     high = assessment.priority == "high"
     if analysis.fix_state == "closed":  # closed, but no landed fix in the data: it may or may not be fixed
+        if refs:  # its fix PR was closed too, which in PyTorch often means it landed: check that PR
+            return Suggestion("track", "P1" if high else "P2", "do_check_landed", "because_closed_issue", refs[0])
         return Suggestion("track", "P1" if high else "P2", "do_check_closed", "because_closed_issue", own)
     if analysis.fix_state == "open" and refs:
         if severe and high:
