@@ -26,7 +26,6 @@ from pytorch_insight.report.model import (
     ActivityGroup,
     ActivityRow,
     AreaCoverage,
-    Contributor,
     Coverage,
     Evidence,
     FocusEntry,
@@ -34,11 +33,11 @@ from pytorch_insight.report.model import (
     Overview,
     Report,
     ReportItem,
-    Team,
     WindowModel,
 )
 from pytorch_insight.report.narrative import Narrator
 from pytorch_insight.report.overview import OverviewWriter
+from pytorch_insight.report.people import PeopleWriter
 from pytorch_insight.report.rollup import repo_rollup
 from pytorch_insight.report.tally import counts, footer, stats
 from pytorch_insight.text import parse_body, shorten
@@ -46,10 +45,7 @@ from pytorch_insight.window import Window
 
 KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
 FROM_GITHUB = ("issue", "pull_request", "rfc", "commit")
-TOP_AUTHORS = 10
 WATCH_TITLE = 100
-PERSON_ITEMS = 3
-PERSON_TITLE = 70
 ONE_LINE = 140
 RELATIONS_SHOWN = 8
 # Reasons that state why an item matters (facts, what it fixes or tracks, a triage label), as
@@ -322,68 +318,6 @@ class _Builder:
             result.append(ActivityGroup(kind=kind, label=self.t(f"group_{kind}"), count=len(rows), rows=rows))
         return result
 
-    def contributors(self) -> list[Contributor]:
-        by_author: dict[str, list[Assessment]] = defaultdict(list)
-        for assessment in self.ranked:
-            author = assessment.item.author
-            if author and not self.profile.is_bot(author):
-                by_author[author].append(assessment)
-        # An account whose every item is noise (automation filing DISABLED tests) is nobody's key person.
-        by_author = {login: mine for login, mine in by_author.items() if any(not a.noise for a in mine)}
-        known = {person.login.lower(): person for person in self.profile.contributors}
-        key = sorted((login for login in by_author if login.lower() in known), key=str.lower)
-        others = sorted(
-            (login for login in by_author if login.lower() not in known),
-            key=lambda login: (-len(by_author[login]), login.lower()),
-        )[:TOP_AUTHORS]
-        result = []
-        for login in key + others:
-            person = known.get(login.lower())
-            mine = by_author[login]
-            team = self.profile.teams.get(person.team) if person else None
-            result.append(
-                Contributor(
-                    login=login,
-                    name=person.name if person else None,
-                    team=person.team if person else None,
-                    team_name=(team.zh if self.t.lang == "zh" else team.en)
-                    if team
-                    else (person.team if person else None),
-                    key=bool(person),
-                    items=[a.id for a in mine],
-                    areas=sorted({self.area_names.get(area, area) for a in mine for area in a.areas}),
-                    line=self.person_line(mine),
-                )
-            )
-        return result
-
-    def person_line(self, mine: list[Assessment]) -> str:
-        """Their most important items of the week (ranked order, noise and copies left out)."""
-        best = [a for a in mine if not a.noise and not a.canonical][:PERSON_ITEMS]
-        return self.t.list_separator.join(
-            f"{self.ref(a.id)} {self.t('quoted', text=shorten(a.item.title or '', PERSON_TITLE))}" for a in best
-        )
-
-    def teams(self, contributors: list[Contributor]) -> list[Team]:
-        result = []
-        for team_id, name in self.profile.teams.items():
-            members = [c for c in contributors if c.team == team_id]
-            if not members:
-                continue
-            items = [item for c in members for item in c.items]
-            areas = sorted({area for c in members for area in c.areas})
-            result.append(
-                Team(
-                    id=team_id,
-                    name=name.zh if self.t.lang == "zh" else name.en,
-                    members=[c.login for c in members],
-                    items=items,
-                    areas=areas,
-                    text=self.t("team_line", count=len(items), areas=self.join(areas)),
-                )
-            )
-        return result
-
     def area_coverage(self) -> list[AreaCoverage]:
         rows = []
         for area in self.profile.areas:
@@ -466,7 +400,7 @@ def build_report(
             "focus": [{"ref": e.ref, "title": e.title, "priority": e.priority, "areas": e.areas} for e in focus],
         }
         overview.narrative = narrate(summary).get("overview") or None
-    people = builder.contributors()
+    people = PeopleWriter(builder.t, builder.ref, ranked, profile, builder.area_names).contributors()
     moment = options.generated_at or datetime.now(timezone.utc)
     generator = f"pytorch-insight {__version__}"
     role = reader.role.zh if options.lang == "zh" else reader.role.en
@@ -487,7 +421,7 @@ def build_report(
         activity=builder.activity(),
         counts=counts(ranked),
         contributors=people,
-        teams=builder.teams(people),
+        teams=PeopleWriter(builder.t, builder.ref, ranked, profile, builder.area_names).teams(people),
         coverage=Coverage(
             sources=list(statuses), areas=builder.area_coverage(), repos=repo_rollup(ranked, builder.area_names)
         ),
