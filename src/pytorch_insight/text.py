@@ -57,8 +57,15 @@ SENTENCE_END = re.compile(
 # Blank lines between two lines of text: one says as much as 64k of them, and every later pattern
 # that starts at a line start has far fewer to try.
 BLANK_LINES = re.compile(r"\n[ \t\n]*\n")
-# Markdown bold markers; `__` is left alone, since it belongs to names such as __torch_dispatch__.
-EMPHASIS = re.compile(r"\*\*")
+# Markdown bold around words ("**Note**"): its markers go, its words stay. A "**" inside a word or a
+# number is the text itself ("2**32", "x**2"), and `__` is left alone, since it belongs to names
+# such as __torch_dispatch__. The inner run stops at the next star: each attempt reads to it only.
+EMPHASIS = re.compile(r"(?<![\w*])\*\*(?=[^\s*])([^*\n]{1,300}?)(?<=[^\s*])\*\*(?![\w*])")
+# Lines whose layout is their meaning: a call tree or a diagram drawn with box or tree glyphs, or
+# indented code pasted without a fence. A paragraph made mostly of them keeps its lines.
+TREE_LINE = re.compile(r"[\u2500-\u257f]|^[ \t]*+(?:[|+`\\]-{2,}|\|[ \t]|->|=>)")
+INDENTED_CODE = re.compile(r"^[ \t]{2,}+\S[^\n]*?(?:[(){};=]|->|::)")
+CODE_LINES = 2  # lines of a paragraph that must look like code for it to keep its layout
 EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*")
 # GitHub's limit for an issue, PR or comment body: a longer text (an import, a feed) is cut before
 # any pattern reads it, so no body costs more than the largest one GitHub accepts.
@@ -123,13 +130,29 @@ def prose(text: str) -> str:
     text = HTML_TAG.sub(" ", text)
     text = LINK.sub(r"\1", text)
     text = HEADING.sub("\n\n", text)
-    text = EMPHASIS.sub("", text)
-    return re.sub(r"[ \t]+", " ", text).strip()
+    text = EMPHASIS.sub(r"\1", text)
+    # Runs of blanks between words fold; the indentation that starts a line stays (a call tree's).
+    return re.sub(r"(?<=\S)[ \t]+", " ", text).strip()
 
 
 def shorten(text: str, limit: int) -> str:
     """`text` cut at a word boundary to at most `limit` characters, an ellipsis marking the cut."""
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def excerpt(sentence: str, words: str = "", limit: int = 120) -> str:
+    """`sentence` on one line, or when it is longer than `limit`, the part of it that holds `words`
+    (the words that state the fact), cut at word boundaries with an ellipsis marking each cut."""
+    flat = " ".join(sentence.split())
+    if len(flat) <= limit:
+        return flat
+    at = flat.lower().find(" ".join(words.split()).lower()) if words.strip() else -1
+    if at < 0 or at + len(words) < limit - 1:
+        return shorten(flat, limit)
+    begin = max(0, at - (limit - len(words)) // 3)  # a little of what leads up to the words
+    space = flat.find(" ", begin, at)
+    begin = space + 1 if space >= 0 else at
+    return "…" + shorten(flat[begin:], limit - 1)
 
 
 def sentences(text: str) -> list[str]:
@@ -143,7 +166,7 @@ def sentences(text: str) -> list[str]:
 def _sentences(text: str) -> tuple[str, ...]:
     found = []
     for part in SENTENCE_END.split(prose(text)):
-        sentence = " ".join(part.split()).lstrip("-* ").strip()
+        sentence = _laid_out(part) or " ".join(part.split()).lstrip("-* ").strip()
         head = sentence[:SENTENCE_READ]
         if NOT_A_STATEMENT.search(head):
             continue
@@ -152,6 +175,30 @@ def _sentences(text: str) -> tuple[str, ...]:
         if len(sentence) >= 12 and LETTER.search(sentence[:SENTENCE_READ]) and not _is_question(sentence):
             found.append(shorten(sentence, MAX_SENTENCE))
     return tuple(found)
+
+
+def _laid_out(part: str) -> str:
+    """A paragraph that is mostly code-like lines (a call tree, unfenced code), its lines kept with
+    their indentation (trailing blanks and blank lines removed); "" for a paragraph of prose."""
+    if "\n" not in part.strip():
+        return ""
+    lines = [line.rstrip() for line in part.strip("\n").split("\n") if line.strip()]
+    code = sum(1 for line in lines if TREE_LINE.search(line) or INDENTED_CODE.match(line))
+    if code < CODE_LINES or 2 * code < len(lines):
+        return ""
+    indent = min(len(line) - len(line.lstrip()) for line in lines)
+    return "\n".join(line[indent:] for line in lines)
+
+
+def join_sentences(found: list[str]) -> str:
+    """Sentences as one quote: prose on one line, a laid-out sentence (a call tree) on lines of its own."""
+    text, after_lines = "", False
+    for sentence in found:
+        laid_out = "\n" in sentence
+        if text:
+            text += "\n" if laid_out or after_lines else " "
+        text, after_lines = text + sentence, laid_out
+    return text
 
 
 def sentences_cache_clear() -> None:

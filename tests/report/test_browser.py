@@ -69,7 +69,7 @@ def test_chromium_renders_the_report_and_runs_nothing_from_the_sources(chromium:
     assert "<h1>PyTorch Community Report</h1>" in dom
     assert "&lt;script&gt;alert('x')&lt;/script&gt;" in dom
     assert "<script" not in dom
-    assert dom.count("<svg") == 2 and dom.count("<details") == 5
+    assert dom.count("<svg") == 2 and dom.count("<details") == 6  # 4 activity types, the accounting
 
 
 def test_chromium_prints_the_report_to_pdf(chromium: str, tmp_path: Path) -> None:
@@ -358,6 +358,36 @@ def test_chinese_text_and_emoji_are_drawn_with_real_fonts(devtools: DevTools, tm
 
     assert fonts("#overview h2") & cjk, (fonts("#overview h2"), sorted(cjk)[:10])
     assert fonts(".prio span") & emoji, (fonts(".prio span"), sorted(emoji)[:10])
+
+
+# A real week on a phone as it opens (no <details> opened): 180 activity rows shown by default once
+# ran the page past 60,000 px; a reader scrolls the overview, the focus list and the people.
+PHONE_PAGE = 20_000
+PHONE_FOLDED = 1_000  # px of the activity section and of the appendix's folded tables
+
+
+def test_a_real_week_opens_short_enough_on_a_phone(devtools: DevTools, tmp_path: Path) -> None:
+    html = tmp_path / "week.html"
+    html.write_text(render_html(REPORTS["zh-week"]()), encoding="utf-8")
+    devtools.page("Page.enable")
+    width, height, mobile = SCREENS["phone"]
+    devtools.page("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=mobile)
+    devtools.page("Page.navigate", url=html.as_uri())
+    devtools.wait_for("Page.loadEventFired")
+    page = devtools.evaluate(
+        "document.fonts.ready.then(() => ({height: document.documentElement.scrollHeight,"
+        " scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth,"
+        " activity: document.querySelector('#activity').getBoundingClientRect().height,"
+        " folded: [...document.querySelectorAll('details.appendix-table')]"
+        ".map((d) => d.getBoundingClientRect().height),"
+        " open: document.querySelectorAll('#activity details[open]').length}))"
+    )
+    screenshot(devtools, tmp_path / "week-phone-full.png", full=True)
+    print(page)
+    assert page["scrollWidth"] <= page["clientWidth"]  # nothing scrolls sideways
+    assert page["open"] == 0 and page["activity"] < PHONE_FOLDED
+    assert all(folded < 100 for folded in page["folded"]) and page["folded"]
+    assert page["height"] < PHONE_PAGE
 
 
 def test_the_archive_page_fits_a_phone(devtools: DevTools, tmp_path: Path) -> None:

@@ -13,7 +13,14 @@ import pytest
 
 from pytorch_insight.report.charts import WIDTH, activity_chart, area_chart, fit_text, text_width
 from pytorch_insight.report.model import AreaCoverage
-from pytorch_insight.report.render import markdown_inline_to_html, markdown_to_html, render_html, template_environment
+from pytorch_insight.report.render import (
+    OPEN_ROWS,
+    markdown_inline_to_html,
+    markdown_to_html,
+    render_html,
+    render_markdown,
+    template_environment,
+)
 from tests.report.fixtures import fixed_report
 
 
@@ -171,3 +178,17 @@ def test_font_stacks_reach_chinese_and_emoji_fonts(template: str) -> None:
         mono_families = [family.strip() for family in mono.split(",")]
         assert {"ui-monospace", '"Noto Sans Mono CJK SC"', "monospace", '"Noto Color Emoji"'} <= set(mono_families)
         assert mono_families.index("monospace") < mono_families.index('"Noto Color Emoji"')
+
+
+def test_a_long_activity_table_is_folded_and_a_short_one_open() -> None:
+    """On a phone a table of many rows, open by default, runs the page for metres: only a short first
+    table is shown open, in both formats; the others are folded as always."""
+    report = fixed_report("en")
+    rows = report.activity[0].rows
+    short_html, short_md = render_html(report), render_markdown(report)
+    report.activity[0].rows = [rows[0].model_copy(update={"id": f"x{n}"}) for n in range(OPEN_ROWS + 1)]
+    report.activity[0].count = len(report.activity[0].rows)
+    long_html, long_md = render_html(report), render_markdown(report)
+    assert short_html.count("<details open>") == 1 and short_md.count("<details open>") == 1
+    assert "<details open>" not in long_html and "<details open>" not in long_md
+    assert long_html.count("<details>") == len(report.activity)

@@ -23,7 +23,7 @@ def markdown(data: str, since: str, until: str, lang: str) -> str:
 )
 def test_the_chinese_report_writes_chinese_and_the_english_one_english(data: str, since: str, until: str) -> None:
     share = chinese_share(markdown(data, since, until, "zh"))
-    assert share.share >= 0.8, share
+    assert share.share >= 0.85, share  # quotes, code and names set aside
     assert not CJK.search(own_text(markdown(data, since, until, "en")))
 
 

@@ -16,7 +16,7 @@ from pytorch_insight.analysis.model import (
 )
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import LETTER, Body, bounded, parse_body, section, sentences
+from pytorch_insight.text import LETTER, Body, bounded, join_sentences, parse_body, section, sentences
 
 SUMMARY_SECTIONS = (
     "describe the bug",
@@ -158,8 +158,8 @@ class RuleAnalyser:
             analysis.summary = summarise(bodies[1])
             analysis.quoted_from["summary"] = story[0].id
         summary = analysis.summary
-        analysis.details = " ".join(first(mechanism_sentences(item, body), 2, exclude=summary))
-        analysis.root_cause = " ".join(first(root_causes(root_cause_sentences(bodies, threads), summary), 2))
+        analysis.details = join_sentences(first(mechanism_sentences(item, body), 2, exclude=summary))
+        analysis.root_cause = join_sentences(first(root_causes(root_cause_sentences(bodies, threads), summary), 2))
         tracked = [
             context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id
         ][:STORY_ITEMS]
@@ -178,7 +178,7 @@ class RuleAnalyser:
             analysis.quoted_from["root_cause"] = fixes[0].id
         used = summary + analysis.root_cause + analysis.details
         stated = impact_sentences([assessment, *story, *tracked])
-        analysis.impact = " ".join(first(stated, 2, exclude=used))
+        analysis.impact = join_sentences(first(stated, 2, exclude=used))
         analysis.impact_in_summary = not analysis.impact and any(sentence in summary for sentence in stated)
         # A PR's body describes its fix; only an explicit section there, an issue's report or a thread
         # offers a workaround.
@@ -206,7 +206,7 @@ def summarise(body: Body, lists: bool = True) -> str:
     for candidate in (text, "\n\n".join(body.sections.values())):
         found = [s for s in sentences(candidate if lists else LIST_ITEM.sub("", candidate)) if says_something(s)]
         if found:
-            return " ".join(found[:2])
+            return join_sentences(found[:2])
     return ""
 
 
@@ -281,7 +281,7 @@ def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) 
         explicit = section(body, "workaround", "work around", "mitigation")
         if explicit and sentences(explicit):
             blocks = parse_body(explicit).code_blocks
-            return " ".join(sentences(explicit)[:2]), blocks[0] if blocks else ""
+            return join_sentences(sentences(explicit)[:2]), blocks[0] if blocks else ""
     texts = ["\n\n".join(body.sections.values()) for body in reports] + thread
     for text in texts:
         for sentence in sentences(text):

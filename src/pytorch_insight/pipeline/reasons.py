@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pytorch_insight.config import LocalizedText
 from pytorch_insight.pipeline.facts import Fact
+from pytorch_insight.text import excerpt
 
 TEMPLATES: dict[str, dict[str, str]] = {
     "signal": {"en": "{what}", "zh": "{what}"},
@@ -18,7 +19,16 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "fixed-by-severe": {"en": "its fix {ref} states: {what}", "zh": "其修复 {ref} 指出：{what}"},
     "same-change-severe": {"en": "the same change as {ref} ({what})", "zh": "与 {ref} 为同一改动（{what}）"},
     "tracks-severe": {"en": "tracks {ref} ({what})", "zh": "跟踪 {ref}（{what}）"},
-    "fact": {"en": "{what} (“{detail}”)", "zh": "{what}（“{detail}”）"},
+    # A fact is shown by what states it, never by a category named after one of its words: the
+    # sentence read (quoted), the triager's label, or the learned model's reading, said to be one.
+    "fact": {"en": "the text says “{quote}”", "zh": "原文称“{quote}”"},
+    "fact-label": {"en": "triage label “{label}”", "zh": "分诊标签“{label}”"},
+    "fact-model": {
+        "en": "the learned triage model reads it as {what} (p={p}): “{quote}”",
+        "zh": "按分诊模型判断为{what}（概率 {p}）：“{quote}”",
+    },
+    "fact-mentions": {"en": "mentions “{detail}”", "zh": "提及“{detail}”"},
+    "fact-measured": {"en": "measured “{detail}”", "zh": "实测“{detail}”"},
     "key-contributor": {"en": "by key contributor {name} ({team})", "zh": "关键贡献者 {name}（{team}）"},
     "watched-person": {"en": "{reader} reader watches {login}", "zh": "{reader}读者关注 {login}"},
     "watched-keyword": {"en": "{reader} reader watches {keywords}", "zh": "{reader}读者关注 {keywords}"},
@@ -97,7 +107,31 @@ def joined(reasons: list[Reason], separator: dict[str, str] | None = None) -> Lo
     return LocalizedText(en=separator["en"].join(r.en for r in reasons), zh=separator["zh"].join(r.zh for r in reasons))
 
 
+# Facts whose words are themselves the fact (a hardware or user named, a release word): "mentions".
+MENTIONED = frozenset({"hardware", "scale", "downstream", "release", "default"})
+# What the learned model's classes read as, where the fact's own name is no noun phrase.
+MODEL_NAMES: dict[str, dict[str, str]] = {"urgent": {"en": "high priority", "zh": "高优先级"}}
+QUOTE_LIMIT = 100  # characters of a quoted sentence in a reason: several reasons share a line
+
+
 def fact_reason(fact: Fact) -> Reason:
-    """A fact as a reason: its kind and the words that stated it (``crash: segfaults``)."""
-    names = FACT_NAMES.get(fact.kind, {"en": fact.kind, "zh": fact.kind})
-    return reason("fact", tag=f"fact:{fact.kind}", what=LocalizedText(**names), detail=fact.detail)
+    """A fact as a reason, shown by what states it: the sentence (shortened around the words that
+    state it), the triager's label, or the learned model's reading of a sentence, said to be one."""
+    tag = f"fact:{fact.kind}"
+    if fact.source == "label":
+        return reason("fact-label", tag=tag, label=fact.detail or fact.evidence.removeprefix("label: "))
+    if fact.source == "model":
+        names = MODEL_NAMES.get(fact.kind) or FACT_NAMES.get(fact.kind, {"en": fact.kind, "zh": fact.kind})
+        quote = excerpt(fact.evidence, limit=QUOTE_LIMIT)
+        return reason("fact-model", tag=tag, what=LocalizedText(**names), p=f"{fact.confidence:.2f}", quote=quote)
+    if fact.kind in MENTIONED or fact.evidence.startswith("environment: "):
+        return reason("fact-mentions", tag=tag, detail=in_source_case(fact.detail, fact.evidence))
+    if fact.kind == "measured":
+        return reason("fact-measured", tag=tag, detail=in_source_case(fact.detail, fact.evidence))
+    return reason("fact", tag=tag, quote=excerpt(fact.evidence, fact.detail, QUOTE_LIMIT))
+
+
+def in_source_case(words: str, sentence: str) -> str:
+    """`words` as the sentence writes them (the phrase rules read a lower-cased copy: "2 gb" is "2 GB")."""
+    at = sentence.lower().find(words.lower()) if words else -1
+    return sentence[at : at + len(words)] if at >= 0 else words

@@ -3,7 +3,7 @@ analysis, activity per type, contributors and teams, appendix and footer."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -26,32 +26,26 @@ from pytorch_insight.report.model import (
     ActivityGroup,
     ActivityRow,
     AreaCoverage,
-    Contributor,
     Coverage,
     Evidence,
     FocusEntry,
     FollowUp,
-    Footer,
     Overview,
     Report,
     ReportItem,
-    Team,
-    Theme,
     WindowModel,
 )
 from pytorch_insight.report.narrative import Narrator
+from pytorch_insight.report.overview import OverviewWriter
+from pytorch_insight.report.people import PeopleWriter
 from pytorch_insight.report.rollup import repo_rollup
+from pytorch_insight.report.tally import counts, footer, stats
 from pytorch_insight.text import parse_body, shorten
 from pytorch_insight.window import Window
 
 KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
 FROM_GITHUB = ("issue", "pull_request", "rfc", "commit")
-TOP_AUTHORS = 10
-THEMES = 4
-THEME_ITEMS = 4
 WATCH_TITLE = 100
-PERSON_ITEMS = 3
-PERSON_TITLE = 70
 ONE_LINE = 140
 RELATIONS_SHOWN = 8
 # Reasons that state why an item matters (facts, what it fixes or tracks, a triage label), as
@@ -104,6 +98,7 @@ class _Builder:
         self.one_lines = {a.id: one_line(a) for a in ranked}
         self.narrator = Narrator(self.t, self.ref, self.by_id, profile.ranking.facts)
         self.entries: list[FocusEntry] = []
+        self.suggestions: dict[str, Suggestion] = {}
 
     # -- references ---------------------------------------------------------------------------------
 
@@ -151,13 +146,19 @@ class _Builder:
 
     def focus_entry(self, assessment: Assessment, analysis: Analysis, deep: bool) -> FocusEntry:
         t, item = self.t, assessment.item
-        suggestion = suggest(assessment, analysis, self.reader)
+        suggestion = suggest(assessment, analysis, self.reader, self.by_id)
+        harm = t(f"harm_{suggestion.harm}") if suggestion.harm else ""
+        because = t(suggestion.because, harm=harm) if suggestion.because else ""
         if analysis.action and analysis.urgency:  # a model's suggestion, when it gave a complete one
-            suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why)
+            if (analysis.action, analysis.urgency) != (suggestion.action, suggestion.urgency):
+                because = ""  # the rules' reason is not the model's
+            suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why, target=suggestion.target)
+        self.suggestions[item.id] = suggestion
         substantive = [r for r in assessment.reasons if r.code.startswith(SUBSTANTIVE)]
-        why = t.clause_separator.join(r.text(t.lang) for r in (substantive or assessment.reasons)[:4]) or "—"
+        # Two facts read from one sentence quote it once.
+        shown = dict.fromkeys(r.text(t.lang) for r in (substantive or assessment.reasons))
+        why = t.clause_separator.join(list(shown)[:4]) or "—"
         fix_text = self.fix_text(analysis)
-        refs = analysis.fix_refs or [r.target for r in assessment.relations if r.type == "fixes"]
         reason = analysis.reason or t(
             "selection",
             priority=t(f"priority_{assessment.priority}"),
@@ -165,7 +166,7 @@ class _Builder:
             why=why,
             action=t(f"action_{suggestion.action}"),
             urgency=t(f"urgency_{suggestion.urgency}"),
-            action_why=t(suggestion.why, refs=self.join([self.ref(ref) for ref in refs[:3]]) or self.ref(item.id)),
+            action_why=t(suggestion.why, ref=self.ref(suggestion.target or item.id)),
         )
         return FocusEntry(
             id=item.id,
@@ -185,7 +186,12 @@ class _Builder:
             relations=self.relations(assessment),
             action=suggestion.action,
             urgency=suggestion.urgency,
-            action_text=f"{t(f'action_{suggestion.action}')} · {t(f'urgency_{suggestion.urgency}')}",
+            action_text=t(
+                "action_line" if because else "action_plain",
+                action=t(f"action_{suggestion.action}"),
+                urgency=t(f"urgency_{suggestion.urgency}"),
+                because=because,
+            ),
             reason=reason,
             evidence=self.evidence(assessment, analysis),
             quoted_refs={field: self.ref(source) for field, source in analysis.quoted_from.items()},
@@ -268,37 +274,9 @@ class _Builder:
             high=stats["high"],
             medium=stats["medium"],
         )
-        # One paragraph per area that holds focus stories, each story told once, in its first area.
-        order = {area.id: index for index, area in enumerate(self.profile.areas)}
-        groups: dict[str, list[FocusEntry]] = defaultdict(list)
-        for entry in self.entries:
-            areas = self.by_id[entry.id].areas
-            groups[min(areas, key=lambda area: order.get(area, 99)) if areas else "core"].append(entry)
-        themes = []
-        ranked_areas = sorted(
-            groups.items(),
-            key=lambda kv: (-sum(e.priority == "high" for e in kv[1]), -len(kv[1]), order.get(kv[0], 99)),
+        themes = OverviewWriter(t, self.ref, self.by_id, self.profile, self.area_names).themes(
+            self.entries, self.suggestions
         )
-        for area, members in ranked_areas[:THEMES]:
-            named = t.clause_separator.join(
-                t(
-                    "area_item",
-                    ref=self.ref(e.id),
-                    problem=self.narrator.head(self.by_id[e.id]),
-                    state=self.narrator.short_state(e.analysis),
-                )
-                for e in members[:THEME_ITEMS]
-            )
-            name = self.area_names.get(area, area)
-            themes.append(
-                Theme(
-                    area=area,
-                    name=name,
-                    high=sum(e.priority == "high" for e in members),
-                    items=[e.id for e in members],
-                    text=t("area_paragraph", area=name, items=named),
-                )
-            )
         # The week's design item: an RFC first, else a design-level change the focus list does not already show.
         designs = [a for a in self.ranked if not a.noise and not a.canonical and a.facts.first("design") is not None]
         watch = next((a for a in designs if a.item.kind == "rfc" or a.facts.first("design").detail == "RFC"), None)
@@ -338,68 +316,6 @@ class _Builder:
                 for a in members
             ]
             result.append(ActivityGroup(kind=kind, label=self.t(f"group_{kind}"), count=len(rows), rows=rows))
-        return result
-
-    def contributors(self) -> list[Contributor]:
-        by_author: dict[str, list[Assessment]] = defaultdict(list)
-        for assessment in self.ranked:
-            author = assessment.item.author
-            if author and not self.profile.is_bot(author):
-                by_author[author].append(assessment)
-        # An account whose every item is noise (automation filing DISABLED tests) is nobody's key person.
-        by_author = {login: mine for login, mine in by_author.items() if any(not a.noise for a in mine)}
-        known = {person.login.lower(): person for person in self.profile.contributors}
-        key = sorted((login for login in by_author if login.lower() in known), key=str.lower)
-        others = sorted(
-            (login for login in by_author if login.lower() not in known),
-            key=lambda login: (-len(by_author[login]), login.lower()),
-        )[:TOP_AUTHORS]
-        result = []
-        for login in key + others:
-            person = known.get(login.lower())
-            mine = by_author[login]
-            team = self.profile.teams.get(person.team) if person else None
-            result.append(
-                Contributor(
-                    login=login,
-                    name=person.name if person else None,
-                    team=person.team if person else None,
-                    team_name=(team.zh if self.t.lang == "zh" else team.en)
-                    if team
-                    else (person.team if person else None),
-                    key=bool(person),
-                    items=[a.id for a in mine],
-                    areas=sorted({self.area_names.get(area, area) for a in mine for area in a.areas}),
-                    line=self.person_line(mine),
-                )
-            )
-        return result
-
-    def person_line(self, mine: list[Assessment]) -> str:
-        """Their most important items of the week (ranked order, noise and copies left out)."""
-        best = [a for a in mine if not a.noise and not a.canonical][:PERSON_ITEMS]
-        return self.t.list_separator.join(
-            f"{self.ref(a.id)} {self.t('quoted', text=shorten(a.item.title or '', PERSON_TITLE))}" for a in best
-        )
-
-    def teams(self, contributors: list[Contributor]) -> list[Team]:
-        result = []
-        for team_id, name in self.profile.teams.items():
-            members = [c for c in contributors if c.team == team_id]
-            if not members:
-                continue
-            items = [item for c in members for item in c.items]
-            areas = sorted({area for c in members for area in c.areas})
-            result.append(
-                Team(
-                    id=team_id,
-                    name=name.zh if self.t.lang == "zh" else name.en,
-                    members=[c.login for c in members],
-                    items=items,
-                    areas=areas,
-                    text=self.t("team_line", count=len(items), areas=self.join(areas)),
-                )
-            )
         return result
 
     def area_coverage(self) -> list[AreaCoverage]:
@@ -453,58 +369,9 @@ def one_line(assessment: Assessment) -> str:
     """The first sentence the item's description offers, cut to fit a table cell."""
     if assessment.item.kind == "commit" or not assessment.item.body:
         return ""
-    sentence = summarise(parse_body(assessment.item.body)).split(". ")[0]
+    # Its first line: a call tree or code laid out below it does not fit a table cell.
+    sentence = summarise(parse_body(assessment.item.body)).split("\n")[0].split(". ")[0]
     return shorten(sentence, ONE_LINE)
-
-
-def stats(ranked: Sequence[Assessment], collected: int, deep: int) -> dict[str, int]:
-    github = sum(a.item.kind in FROM_GITHUB for a in ranked)
-    return {
-        "collected": collected,
-        "github_items": github,
-        "community_items": len(ranked) - github,
-        "after_fusion": len(ranked),
-        "merged_copies": collected - len(ranked),
-        "duplicates": sum(a.canonical is not None for a in ranked),
-        "noise": sum(bool(a.noise) for a in ranked),
-        "high": sum(a.priority == "high" for a in ranked),
-        "medium": sum(a.priority == "medium" for a in ranked),
-        "low": sum(a.priority == "low" for a in ranked),
-        "deep": deep,
-    }
-
-
-def counts(ranked: Sequence[Assessment]) -> dict[str, dict[str, int]]:
-    return {
-        "kind": dict(sorted(Counter(a.item.kind for a in ranked).items())),
-        "priority": {p: sum(a.priority == p for a in ranked) for p in ("high", "medium", "low")},
-        "area": dict(sorted(Counter(area for a in ranked for area in a.areas).items())),
-    }
-
-
-def footer(t: Catalogue, generator: str, profile: str, reader: str, role: str, analyser: Analyser) -> Footer:
-    usage = getattr(analyser, "usage", None)
-    llm = (
-        None
-        if usage is None
-        else {
-            "calls": usage.calls,
-            "tokens_in": usage.tokens_in,
-            "tokens_out": usage.tokens_out,
-            "cache_hits": usage.cache_hits,
-            "fallbacks": usage.fallbacks,
-        }
-    )
-    text = t(
-        "footer",
-        generator=generator,
-        profile=profile,
-        reader=role,
-        analyser=t("analyser_rules") if analyser.name == "rules" else analyser.name,
-    )
-    if llm is not None:
-        text += " · " + t("llm_usage", **llm)
-    return Footer(generator=generator, profile=profile, reader=reader, analyser=analyser.name, text=text, llm=llm)
 
 
 def build_report(
@@ -533,7 +400,7 @@ def build_report(
             "focus": [{"ref": e.ref, "title": e.title, "priority": e.priority, "areas": e.areas} for e in focus],
         }
         overview.narrative = narrate(summary).get("overview") or None
-    people = builder.contributors()
+    people = PeopleWriter(builder.t, builder.ref, ranked, profile, builder.area_names).contributors()
     moment = options.generated_at or datetime.now(timezone.utc)
     generator = f"pytorch-insight {__version__}"
     role = reader.role.zh if options.lang == "zh" else reader.role.en
@@ -554,7 +421,7 @@ def build_report(
         activity=builder.activity(),
         counts=counts(ranked),
         contributors=people,
-        teams=builder.teams(people),
+        teams=PeopleWriter(builder.t, builder.ref, ranked, profile, builder.area_names).teams(people),
         coverage=Coverage(
             sources=list(statuses), areas=builder.area_coverage(), repos=repo_rollup(ranked, builder.area_names)
         ),

@@ -134,40 +134,83 @@ MESSAGES: dict[str, dict[str, str]] = {
     "urgency_P0": {"zh": "P0 立即处理", "en": "P0 act now"},
     "urgency_P1": {"zh": "P1 本周内", "en": "P1 this week"},
     "urgency_P2": {"zh": "P2 观察", "en": "P2 watch"},
-    "why_open_bug": {
-        "zh": "高优先级问题，收集到的数据中未确认有已合入的修复：跟进 {refs}，确认你的场景是否受影响",
-        "en": "a high-priority problem with no landed fix confirmed in the collected data: follow {refs} and check "
-        "whether your setup is affected",
+    # What to do, aimed at the item to act on (analysis/action.py); {ref} is that item.
+    "do_check_and_track": {
+        "zh": "立即核对你的代码路径是否受影响，并追踪 {ref}",
+        "en": "check now whether your code path is affected, and track {ref}",
     },
-    "why_severe_bug": {
-        "zh": "你关注领域中的静默错误结果、进程级崩溃或安全问题，且未确认有已合入的修复："
-        "立即核对是否受影响并跟进 {refs}",
-        "en": "silent wrong results, a hard crash or a security problem in your areas with no landed fix confirmed: "
-        "check now whether you are affected and follow {refs}",
+    "do_track": {
+        "zh": "追踪 {ref}，确认你的场景是否受影响",
+        "en": "track {ref} and check whether your setup is affected",
     },
-    "why_fixed_bug": {
-        "zh": "修复 {refs} 已合入：确认你使用的构建包含它并覆盖你的场景",
-        "en": "the fix {refs} has landed: check that your build contains it and that it covers your case",
+    "do_follow_fix": {
+        "zh": "跟进修复 {ref} 直到合入，在此之前核对你的场景是否受影响",
+        "en": "follow the fix {ref} until it lands, and until then check whether your setup is affected",
     },
-    "why_reverted": {
-        "zh": "改动被回退：在重新合入前不要依赖它，关注 {refs} 的重新合入",
-        "en": "the change was backed out: do not rely on it until it relands; watch {refs}",
+    "do_check_build": {
+        "zh": "确认你使用的构建包含修复 {ref} 并覆盖你的场景",
+        "en": "check that your build contains the fix {ref} and that it covers your case",
     },
-    "why_api": {
-        "zh": "公共 API 变更或弃用：检查你的代码是否需要随 {refs} 调整",
-        "en": "a public API change or deprecation: check whether your code must follow {refs}",
+    "do_review_pr": {"zh": "审阅此 PR（{ref}）并推动其合入", "en": "review this PR ({ref}) and see it land"},
+    "do_test_landed": {
+        "zh": "用包含 {ref} 的构建测试你的工作负载",
+        "en": "test your workload on a build that contains {ref}",
     },
-    "why_landed_change": {
-        "zh": "已合入的改动影响你关注的领域：用包含 {refs} 的构建测试你的工作负载",
-        "en": "a landed change in an area you watch: test your workload on a build that contains {refs}",
+    "do_reverted": {
+        "zh": "在重新合入前不要依赖 {ref}，关注其重新合入",
+        "en": "do not rely on {ref} until it relands, and watch for the reland",
     },
-    "why_change": {
-        "zh": "你关注领域中的高优先级改动：审阅 {refs} 并跟踪其合入",
-        "en": "a high-priority change in your areas: review {refs} and watch it land",
+    "do_adapt_api": {"zh": "检查你的代码是否需要随 {ref} 调整", "en": "check whether your code must follow {ref}"},
+    "do_rfc": {"zh": "阅读 {ref} 并参与讨论", "en": "read {ref} and comment"},
+    "do_check_closed": {
+        "zh": "确认 {ref} 是否确已修复，以及修复是否进入你使用的版本",
+        "en": "check whether {ref} was really fixed and whether the fix is in the version you use",
     },
-    "why_rfc": {"zh": "设计提案：阅读 {refs} 并参与讨论", "en": "a design proposal: read {refs} and comment"},
-    "why_medium": {"zh": "中等优先级：关注 {refs} 的进展", "en": "medium priority: follow the progress of {refs}"},
-    "why_low": {"zh": "优先级低", "en": "low priority"},
+    "do_check_landed": {
+        "zh": "确认 {ref} 是否已合入（PyTorch 常在合入后关闭 PR），若已合入，确认你的构建包含它",
+        "en": "check whether {ref} landed (PyTorch often closes the PRs it lands) and, if so, that your build has it",
+    },
+    "do_nothing": {"zh": "无需行动", "en": "nothing to do"},
+    # Why the urgency is what it is: harm as the sources state it, and where the fix stands.
+    "because_open_severe": {
+        "zh": "仍未解决、未见已合入的修复，且来源报告的是{harm}",
+        "en": "still open with no landed fix, and its sources report {harm}",
+    },
+    "because_fix_pending_severe": {
+        "zh": "修复尚未合入，而所修的是{harm}",
+        "en": "the fix has not landed, and the problem it fixes is {harm}",
+    },
+    "because_fix_pending": {"zh": "修复尚未合入", "en": "the fix has not landed yet"},
+    "because_open": {
+        "zh": "高优先级，仍未解决、未见已合入的修复",
+        "en": "high priority, still open with no landed fix",
+    },
+    "because_medium": {"zh": "中等优先级，仍未解决", "en": "medium priority, still open"},
+    "because_fixed_severe": {
+        "zh": "修复已合入；所修的是{harm}，须确认你的构建包含它",
+        "en": "the fix has landed; the problem was {harm}, so make sure your build has it",
+    },
+    "harm_wrong_result": {"zh": "静默错误结果", "en": "a silent wrong result"},
+    "harm_hard_crash": {"zh": "进程级崩溃", "en": "a hard crash"},
+    "harm_security": {"zh": "安全问题", "en": "a security problem"},
+    "because_fixed": {"zh": "修复已合入", "en": "the fix has landed"},
+    "because_closed_issue": {
+        "zh": "已关闭，但收集到的数据中没有已合入的修复",
+        "en": "closed, but the collected data shows no landed fix",
+    },
+    "because_pending": {"zh": "PR 尚未合入", "en": "the PR has not landed yet"},
+    "because_landed": {"zh": "已合入的改动", "en": "a landed change"},
+    "because_closed_change": {"zh": "PR 已关闭，未确认合入", "en": "the PR was closed without a confirmed merge"},
+    "because_closed_fix_severe": {
+        "zh": "PR 已关闭、未确认合入，而所修的是{harm}",
+        "en": "the PR was closed without a confirmed merge, and the problem it fixes is {harm}",
+    },
+    "because_reverted": {"zh": "改动已被回退", "en": "the change was backed out"},
+    "because_api": {"zh": "公共 API 变更或弃用", "en": "a public API change or deprecation"},
+    "because_rfc": {"zh": "设计提案，讨论进行中", "en": "a design proposal under discussion"},
+    "because_low": {"zh": "优先级低", "en": "low priority"},
+    "action_plain": {"zh": "{action} · {urgency}", "en": "{action} · {urgency}"},
+    "action_line": {"zh": "{action} · {urgency}：{because}", "en": "{action} · {urgency}: {because}"},
     "selection": {
         "zh": "{priority}优先级，属于{areas}：{why}。建议{action}（{urgency}）：{action_why}。",
         "en": "{priority} priority in {areas}: {why}. Suggested: {action} ({urgency}), {action_why}.",
@@ -206,26 +249,27 @@ MESSAGES: dict[str, dict[str, str]] = {
     "group_slack": {"zh": "Slack", "en": "Slack"},
     # The report's own sentences (report/narrative.py); quotes keep the source's words.
     "quoted": {"zh": "“{text}”", "en": "“{text}”"},
-    "named_fact": {"zh": "{name}（{detail}）", "en": "{name} ({detail})"},
+    "p_label": {"zh": "分诊标签“{label}”", "en": "triaged as “{label}”"},
+    "p_model": {
+        "zh": "按分诊模型判断为{name}（概率 {p}），依据：“{quote}”",
+        "en": "the learned triage model reads it as {name} (p={p}) from “{quote}”",
+    },
     "c_problem": {"zh": "报告的问题：{problem}", "en": "Reported problem: {problem}"},
-    "c_fix": {"zh": "修复{target}：{problem}", "en": "A fix{target} for {problem}"},
-    "c_fix_target": {"zh": " {refs}", "en": " of {refs}"},
+    "c_fix": {"zh": "修复 {refs}，所修问题：{problem}", "en": "Fixes {refs}, a problem stated as {problem}"},
+    "c_fix_untargeted": {"zh": "修复改动，所修问题：{problem}", "en": "A fix for a problem stated as {problem}"},
     "c_tracker": {
-        "zh": "跟踪 {n} 个问题，其中最严重的是{problem}",
-        "en": "Tracks {n} issues, the worst of them {problem}",
+        "zh": "跟踪 {n} 个问题，其中最严重的：{problem}",
+        "en": "Tracks {n} issues, the worst stated as {problem}",
     },
     "c_rfc": {"zh": "设计提案，征求意见", "en": "A design proposal open for comments"},
     "c_design": {"zh": "设计层面的改动：{detail}", "en": "A design-level change: {detail}"},
-    "c_gain": {"zh": "实测性能收益 {detail}", "en": "A measured gain of {detail}"},
+    "c_gain": {"zh": "实测数据：{detail}", "en": "A measurement: {detail}"},
     "c_other": {"zh": "{kind}，来源中未说明具体问题或数据", "en": "A {kind} whose sources state no problem or figure"},
     "c_fix_state": {"zh": "修复状态：{fix}", "en": "Fix state: {fix}"},
     "ctx_confirmed": {"zh": "，已被分诊标为高优先级", "en": ", triaged high priority"},
-    "ctx_hardware": {"zh": "，涉及硬件 {detail}", "en": ", on {detail}"},
-    "ctx_scale": {"zh": "，规模 {detail}", "en": ", at scale ({detail})"},
-    "ctx_downstream": {"zh": "，影响下游 {detail}", "en": ", affecting {detail}"},
-    "ctx_release": {"zh": "，与版本发布相关（原文：“{detail}”）", "en": ", release-related (“{detail}”)"},
-    "ctx_default": {"zh": "，发生在默认路径上", "en": ", on the default path"},
+    "ctx_label": {"zh": "，分诊标签“{label}”", "en": ", triage label “{label}”"},
     "ctx_measured": {"zh": "，实测 {detail}", "en": ", measured {detail}"},
+    "ctx_mentions": {"zh": "，提及{names}", "en": ", mentioning {names}"},
     "state_none": {"zh": "未见修复 PR", "en": "no fix PR seen"},
     "state_open": {"zh": "修复进行中", "en": "fix open"},
     "state_landed": {"zh": "修复已合入", "en": "fix landed"},
@@ -239,8 +283,61 @@ MESSAGES: dict[str, dict[str, str]] = {
     "source_quote": {"zh": "原文", "en": "quoted"},
     "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
     "conclusion": {"zh": "结论", "en": "In one line"},
-    "area_paragraph": {"zh": "**{area}**：{items}。", "en": "**{area}**: {items}."},
-    "area_item": {"zh": "{ref} {problem}，{state}", "en": "{ref}: {problem}, {state}"},
+    # The overview's paragraphs (report/overview.py): a story per clause, then what to act on first.
+    "ov_intro": {"zh": "{area}：本周有 {n} 项重点动态{high}。", "en": "{area}: {n} stories this week{high}. "},
+    "ov_intro_one": {"zh": "{area}：本周有 1 项重点动态。", "en": "{area}: one story this week. "},
+    "ov_intro_high": {"zh": "，其中 {k} 项为高优先级", "en": ", {k} of them high priority"},
+    "ov_issue_fixed": {
+        "zh": "{ref} 报告了{title}{whom}，修复 {fix} 已合入",
+        "en": "{ref} reported {title}{whom}, and its fix {fix} has landed",
+    },
+    "ov_issue_fixing": {
+        "zh": "{ref} 报告了{title}{whom}，修复 {fix} 仍在审阅、尚未合入",
+        "en": "{ref} reported {title}{whom}; its fix {fix} is still under review",
+    },
+    "ov_issue_open": {
+        "zh": "{ref} 报告了{title}{whom}，目前还没有修复 PR",
+        "en": "{ref} reported {title}{whom}, with no fix PR yet",
+    },
+    "ov_issue_referenced": {
+        "zh": "{ref} 报告了{title}{whom}，窗口内没有修复，但已有 PR 引用它（{fix}）",
+        "en": "{ref} reported {title}{whom}; no fix in the window, but PRs reference it ({fix})",
+    },
+    "ov_issue_closed": {
+        "zh": "{ref} 报告了{title}{whom}，已关闭，但数据中看不出修复是否合入",
+        "en": "{ref} reported {title}{whom} and was closed, though the data does not show a fix landing",
+    },
+    "ov_fix_merged": {
+        "zh": "{ref} 修复了 {target} 的问题（{title}）{whom_clause}，已合入",
+        "en": "{ref} fixed {target} ({title}){whom_clause} and has landed",
+    },
+    "ov_fix_open": {
+        "zh": "{ref} 提交了 {target} 的修复（{title}）{whom_clause}，尚待审阅合入",
+        "en": "{ref} proposes a fix for {target} ({title}){whom_clause}, not yet landed",
+    },
+    "ov_change_merged": {"zh": "{ref} {title}{whom} 已合入", "en": "{ref} {title}{whom} has landed"},
+    "ov_change_open": {"zh": "{ref} {title}{whom} 仍在审阅中", "en": "{ref} {title}{whom} is still under review"},
+    "ov_change_closed": {
+        "zh": "{ref} {title}{whom} 已关闭，未确认合入",
+        "en": "{ref} {title}{whom} was closed without a confirmed merge",
+    },
+    "ov_reverted": {"zh": "{ref} {title}{whom} 已被回退", "en": "{ref} {title}{whom} was backed out"},
+    "ov_rfc": {
+        "zh": "{ref} 提出了设计提案{title}{whom}，正在征求意见",
+        "en": "{ref} proposes {title}{whom} and asks for comments",
+    },
+    "ov_tracker": {
+        "zh": "{ref} 汇总跟踪 {n} 个问题（{title}）{whom_clause}",
+        "en": "{ref} tracks {n} issues ({title}){whom_clause}",
+    },
+    "ov_mentions": {"zh": "（提及 {names}）", "en": " (mentioning {names})"},
+    "ov_mentions_clause": {"zh": "，提及 {names}", "en": ", mentioning {names}"},
+    "ov_more": {"zh": "另有 {n} 项：{refs}", "en": "Also {n} more: {refs}"},
+    "ov_act_now": {
+        "zh": "最需要立即处理的是 {ref}：{because}，建议{todo}",
+        "en": "Act now on {ref}: {because}; {todo}",
+    },
+    "ov_act_week": {"zh": "本周值得跟进的是 {ref}：{because}，建议{todo}", "en": "This week, {ref}: {because}; {todo}"},
     # The follow-up of the previous report (report/followup.py).
     "fu_title": {"zh": "上周跟进", "en": "Since last week"},
     "fu_stored": {

@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# A name is a run of Latin characters: it ends at a quotation mark or a CJK character, so "原文称“Foo"
+# neither hides the report's own words nor opens a quote the name swallowed.
+NAME_CHAR = r"[^\s“”‘’\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]"
 SET_ASIDE = re.compile(
     r"“[^”\n]*”|‘[^’\n]*’|`[^`\n]*`|\[[^\]\n]*\]\([^)\n]*\)|https?://\S+|"
-    r"[\w.-]+/[\w.-]+#\d+|#\d+|@[\w-]+|\S*[A-Z0-9_./\\+\-]\S*"
+    r"[\w.-]+/[\w.-]+#\d+|#\d+|@[\w-]+|{name}*[A-Z0-9_./\\+\-]{name}*".format(name=NAME_CHAR)
 )
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 LATIN = re.compile(r"[a-z]")

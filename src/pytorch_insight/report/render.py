@@ -19,9 +19,13 @@ from markupsafe import Markup
 from pytorch_insight.report.charts import activity_chart, area_chart
 from pytorch_insight.report.i18n import FOLLOW_UP_MARK, PRIORITY_MARK, STATUS_MARK, Catalogue
 from pytorch_insight.report.model import FocusEntry, Report
+from pytorch_insight.report.verbatim import html_quote, html_text, md_cell_text, md_quote, md_text
 from pytorch_insight.text import TITLE_LIMIT, safe_url, shorten
 
 MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#])")
+# The first activity table is shown open only when it is short: on a phone a table of 180 rows runs
+# the page past 60,000 px before the reader reaches the people and the appendix.
+OPEN_ROWS = 15
 
 
 def _underscores_as_text(state: StateInline, silent: bool) -> bool:
@@ -130,6 +134,11 @@ def template_environment() -> Environment:
         markdown=markdown_to_html,
         markdown_inline=markdown_inline_to_html,
         md_inline=md_inline,
+        md_text=md_text,
+        md_cell_text=md_cell_text,
+        md_quote=md_quote,
+        html_text=html_text,
+        html_quote=html_quote,
         md_cell=md_cell,
         code_block=code_block,
         safe_url=safe_url,
@@ -137,7 +146,11 @@ def template_environment() -> Environment:
         short_title=short_title,
     )
     environment.globals.update(
-        priority_mark=PRIORITY_MARK, status_mark=STATUS_MARK, follow_up_mark=FOLLOW_UP_MARK, quote_label=quote_label
+        priority_mark=PRIORITY_MARK,
+        status_mark=STATUS_MARK,
+        follow_up_mark=FOLLOW_UP_MARK,
+        quote_label=quote_label,
+        open_rows=OPEN_ROWS,
     )
     return environment
 

@@ -1,0 +1,163 @@
+"""The overview: one short paragraph per area that tells the week's stories in the report's language.
+
+Each paragraph is composed from the claims of its focus stories, never from a keyword list: what
+each story is (the source's own title, quoted, and its item number), what is fixed and by which
+change, what is still open, and the one story to act on first with the reason its urgency gives.
+Every sentence is a template of the catalogue filled with item numbers, quoted titles and states
+the data holds, so it says nothing the focus entries below do not.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+
+from pytorch_insight.analysis.action import Suggestion
+from pytorch_insight.config import Profile
+from pytorch_insight.pipeline import Assessment
+from pytorch_insight.pipeline.rank import severity_sharers
+from pytorch_insight.pipeline.reasons import in_source_case
+from pytorch_insight.report.i18n import Catalogue
+from pytorch_insight.report.model import FocusEntry, Theme
+from pytorch_insight.text import excerpt
+
+THEMES = 4  # areas with a paragraph
+STORIES = 3  # stories told per paragraph; the others are counted
+TITLE = 70  # characters of a quoted title in the overview
+CHANGE_KINDS = ("pull_request", "commit")
+WHOM = ("downstream", "hardware")  # the context that says for whom a story matters
+URGENCY_ORDER = ("P0", "P1", "P2")
+# Urgency reasons of a problem still to be solved: a fixed story is no story to act on first.
+OPEN = frozenset(
+    {"because_open_severe", "because_fix_pending_severe", "because_fix_pending", "because_open", "because_reverted"}
+)
+
+
+class OverviewWriter:
+    def __init__(
+        self,
+        t: Catalogue,
+        ref: Callable[[str], str],
+        by_id: Mapping[str, Assessment],
+        profile: Profile,
+        area_names: Mapping[str, str],
+    ) -> None:
+        self.t, self.ref, self.by_id, self.profile, self.area_names = t, ref, by_id, profile, area_names
+
+    def themes(self, entries: Sequence[FocusEntry], suggestions: Mapping[str, Suggestion]) -> list[Theme]:
+        """One paragraph per area holding focus stories, each story told once, in its first area;
+        the areas with the most high-priority stories first."""
+        order = {area.id: index for index, area in enumerate(self.profile.areas)}
+        groups: dict[str, list[FocusEntry]] = defaultdict(list)
+        for entry in entries:
+            areas = self.by_id[entry.id].areas
+            groups[min(areas, key=lambda area: order.get(area, 99)) if areas else "core"].append(entry)
+        ranked = sorted(
+            groups.items(),
+            key=lambda kv: (-sum(e.priority == "high" for e in kv[1]), -len(kv[1]), order.get(kv[0], 99)),
+        )
+        themes = []
+        for area, members in ranked[:THEMES]:
+            name = self.area_names.get(area, area)
+            themes.append(
+                Theme(
+                    area=area,
+                    name=name,
+                    high=sum(e.priority == "high" for e in members),
+                    items=[e.id for e in members],
+                    text=self.paragraph(name, members, suggestions),
+                )
+            )
+        return themes
+
+    def paragraph(self, name: str, members: Sequence[FocusEntry], suggestions: Mapping[str, Suggestion]) -> str:
+        t = self.t
+        high = sum(e.priority == "high" for e in members)
+        intro = t(
+            "ov_intro" if len(members) > 1 else "ov_intro_one",
+            area=name,
+            n=len(members),
+            high=t("ov_intro_high", k=high) if high and len(members) > 1 else "",
+        )
+        told = [self.story(entry) for entry in members[:STORIES]]
+        body = t.clause_separator.join(told) + t.full_stop
+        if len(members) > STORIES:
+            rest = t.list_separator.join(e.ref or self.ref(e.id) for e in members[STORIES:])
+            body += t("ov_more", n=len(members) - STORIES, refs=rest) + t.full_stop
+        return (intro + body + self.first_to_act(members, suggestions)).strip()
+
+    def story(self, entry: FocusEntry) -> str:
+        """One story in a clause: what it is (its quoted title and number) and where its fix stands."""
+        t, analysis = self.t, entry.analysis
+        assessment = self.by_id[entry.id]
+        ref = entry.ref or self.ref(entry.id)
+        title = t("quoted", text=excerpt(entry.title, "", TITLE))
+        named = self.whom(assessment, entry.title)
+        # Who the sources name, after the title, or as a clause where the title closes a parenthesis.
+        say = partial(
+            t,
+            whom=t("ov_mentions", names=named) if named else "",
+            whom_clause=t("ov_mentions_clause", names=named) if named else "",
+        )
+        fixes = [r.target for r in assessment.relations if r.type == "fixes"]
+        state = analysis.fix_state
+        if state == "reverted":
+            return say("ov_reverted", ref=ref, title=title)
+        design = assessment.facts.first("design")
+        if entry.kind == "rfc" or (design is not None and design.detail == "RFC"):
+            return say("ov_rfc", ref=ref, title=title)
+        if any(r.type == "tracks" for r in assessment.relations):
+            tracked = [r.target for r in assessment.relations if r.type == "tracks"]
+            return say("ov_tracker", ref=ref, title=title, n=len(tracked))
+        if entry.kind in CHANGE_KINDS:
+            target = self.refs(fixes)
+            merged = state in ("merged", "landed")
+            if target:
+                return say("ov_fix_merged" if merged else "ov_fix_open", ref=ref, target=target, title=title)
+            if state == "closed":
+                return say("ov_change_closed", ref=ref, title=title)
+            return say("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
+        fix = self.refs(analysis.fix_refs)
+        if state == "landed":
+            return say("ov_issue_fixed", ref=ref, title=title, fix=fix)
+        if state == "open" and fix:
+            return say("ov_issue_fixing", ref=ref, title=title, fix=fix)
+        if state == "closed":
+            return say("ov_issue_closed", ref=ref, title=title)
+        if state == "referenced":
+            return say("ov_issue_referenced", ref=ref, title=title, fix=self.refs(list(analysis.fix_ref_states)))
+        return say("ov_issue_open", ref=ref, title=title)
+
+    def whom(self, assessment: Assessment, title: str) -> str:
+        """Who or what the story's sources name as hit (a downstream user, hardware), when the title
+        does not: mentioned, not asserted."""
+        facts = [f for a in (assessment, *severity_sharers(assessment, self.by_id)) for f in a.facts.facts]
+        named = []
+        for kind in WHOM:
+            fact = next((f for f in facts if f.kind == kind and f.detail), None)
+            if fact is not None:
+                name = in_source_case(fact.detail, fact.evidence)
+                if name.lower() not in title.lower():
+                    named.append(name)
+        return self.t.list_separator.join(dict.fromkeys(named))
+
+    def first_to_act(self, members: Sequence[FocusEntry], suggestions: Mapping[str, Suggestion]) -> str:
+        """The story to act on first, when one is urgent (P0 or P1): its number, why, and what to do."""
+        urgent = [
+            e
+            for e in members
+            if e.id in suggestions and (e.urgency == "P0" or (e.urgency == "P1" and suggestions[e.id].because in OPEN))
+        ]
+        if not urgent:
+            return ""
+        entry = min(urgent, key=lambda e: URGENCY_ORDER.index(e.urgency))
+        suggestion = suggestions[entry.id]
+        harm = self.t(f"harm_{suggestion.harm}") if suggestion.harm else ""
+        because = self.t(suggestion.because, harm=harm) if suggestion.because else ""
+        todo = self.t(suggestion.why, ref=self.ref(suggestion.target or entry.id))
+        key = "ov_act_now" if entry.urgency == "P0" else "ov_act_week"
+        return self.t(key, ref=entry.ref or self.ref(entry.id), because=because, todo=todo) + self.t.full_stop
+
+    def refs(self, ids: Sequence[str]) -> str:
+        return self.t.list_separator.join(self.ref(item_id) for item_id in ids[:2])

@@ -1,0 +1,80 @@
+"""Reasons and conclusions show a fact by what states it: the sentence (shortened around the words
+that state it, with an ellipsis), the triager's label, or the learned model's reading, said to be the
+model's. A category named after one matched word ("memory growth (“oom”)") is never printed: the word
+may mean something else where it stands."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytorch_insight.pipeline.facts import Fact
+from pytorch_insight.pipeline.reasons import fact_reason
+from pytorch_insight.report.i18n import Catalogue
+from pytorch_insight.report.narrative import Narrator
+from pytorch_insight.text import excerpt
+from tests.pipeline.helpers import item
+from tests.report.fixtures import report_of
+
+LONG = (
+    "We run the nightly build on a cluster of eight nodes with the default allocator settings and after "
+    "about two hours the trainer memory grows by 2 GB per step until OOM kills the job on every rank."
+)
+
+
+def narrator(lang: str) -> Narrator:
+    return Narrator(Catalogue(lang), lambda item_id: item_id, {}, {})
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_stated_problem_is_quoted_not_named_after_its_word(lang: str) -> None:
+    report = report_of([item(3001, "Trainer memory keeps growing", LONG, labels=["high priority"])], lang)
+    entry = report.focus[0]
+    for text in (entry.conclusion, entry.reason, report.overview.themes[0].text):
+        assert "（“oom”）" not in text and "(“oom”)" not in text
+        assert "内存增长" not in text and "memory growth" not in text
+    assert "until OOM kills the job" in entry.conclusion and "until OOM kills the job" in entry.reason
+
+
+def test_a_long_sentence_is_shortened_around_the_words_that_state_the_fact() -> None:
+    quoted = excerpt(LONG, "oom", 100)
+    assert quoted.startswith("…") and "until OOM kills the job" in quoted and len(quoted) <= 100
+    assert excerpt("A short sentence.", "short") == "A short sentence."
+    reason = fact_reason(Fact("memory", LONG, "oom"))
+    assert reason.en == f"the text says “{excerpt(LONG, 'oom', 100)}”"
+    assert reason.zh.startswith("原文称“…") and reason.code == "fact:memory"
+
+
+def test_a_label_fact_names_the_label() -> None:
+    fact = Fact("crash", "label: module: crash", "module: crash", "label")
+    assert fact_reason(fact).en == "triage label “module: crash”"
+    assert fact_reason(fact).zh == "分诊标签“module: crash”"
+    assert narrator("en").problem(fact) == "triaged as “module: crash”"
+    assert narrator("zh").problem(fact) == "分诊标签“module: crash”"
+
+
+def test_a_model_fact_says_it_is_the_models_reading() -> None:
+    fact = Fact("wrong_result", "The loss curve of the compiled model drifts away from eager.", "p=0.82", "model", 0.82)
+    assert fact_reason(fact).en == (
+        "the learned triage model reads it as silent wrong results (p=0.82): "
+        "“The loss curve of the compiled model drifts away from eager.”"
+    )
+    assert fact_reason(fact).zh.startswith("按分诊模型判断为静默错误结果（概率 0.82）")
+    assert narrator("en").problem(fact).startswith("the learned triage model reads it as silent wrong results")
+    assert narrator("zh").problem(fact).startswith("按分诊模型判断为静默错误结果")
+
+
+def test_names_the_text_mentions_are_mentioned_not_asserted() -> None:
+    assert fact_reason(Fact("hardware", "It works on H100 but not here.", "h100")).en == "mentions “H100”"
+    assert fact_reason(Fact("measured", "It went from 2 GB to 4 GB.", "2 gb to 4 gb")).en == "measured “2 GB to 4 GB”"
+    facts = [
+        Fact("hardware", "Seen on H100 only.", "H100"),
+        Fact("confirmed", "label: high priority", "high priority", "label"),
+    ]
+    assert narrator("en").context(facts) == ", triaged high priority, mentioning “H100”"
+    assert narrator("zh").context(facts) == "，已被分诊标为高优先级，提及“H100”"
+
+
+def test_a_label_other_than_high_priority_is_named_as_it_is() -> None:
+    facts = [Fact("confirmed", "label: ci: sev", "ci: sev", "label")]
+    assert narrator("en").context(facts) == ", triage label “ci: sev”"
+    assert narrator("zh").context(facts) == "，分诊标签“ci: sev”"

@@ -1,0 +1,73 @@
+"""The overview tells the week's stories per area in sentences of the report's language, composed from
+the claims: each story by its number and its quoted title, what is fixed and by which change, what is
+still open, and the story to act on first with the reason for its urgency; never a list of category
+words in front of quotes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pytorch_insight.pipeline.reasons import FACT_NAMES
+from pytorch_insight.report.language import CJK, chinese_share
+from tests.pipeline.helpers import item
+from tests.report.fixtures import fixed_report, report_of, report_of_week
+
+WRONG = "Under torch.compile the gradients are wrong: `x.grad` differs from eager on every step."
+
+
+def test_a_story_says_what_happened_and_what_is_fixed() -> None:
+    zh, en = fixed_report("zh").overview.themes[0].text, fixed_report("en").overview.themes[0].text
+    title = "“torch.compile max-autotune gives wrong results for SDPA”"
+    assert zh == f"编译器栈：本周有 1 项重点动态。#1001 报告了{title}（提及 H100），修复 #1002 已合入。"
+    assert en == (
+        f"Compiler stack: one story this week. #1001 reported {title} (mentioning H100), and its fix #1002 has landed."
+    )
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_open_problem_is_named_as_the_one_to_act_on_with_its_reason(lang: str) -> None:
+    report = report_of(
+        [
+            item(5001, "Wrong gradients from compiled backward", WRONG, labels=["high priority"]),
+            item(5002, "Inductor codegen cleanup", "Refactors the wrapper codegen.", kind="pull_request"),
+        ],
+        lang,
+    )
+    text = next(theme.text for theme in report.overview.themes if "#5001" in theme.text)
+    if lang == "zh":
+        assert "#5001 报告了“Wrong gradients from compiled backward”，目前还没有修复 PR" in text
+        assert "最需要立即处理的是 #5001：仍未解决、未见已合入的修复，且来源报告的是静默错误结果" in text
+    else:
+        assert "#5001 reported “Wrong gradients from compiled backward”, with no fix PR yet" in text
+        assert "Act now on #5001: still open with no landed fix, and its sources report a silent wrong result" in text
+
+
+WEEKS = [
+    ("pytorch-2026-04-07_2026-04-20.jsonl", "2026-04-14", "2026-04-20"),
+    ("pytorch-2026-03-16_2026-03-22.jsonl", "2026-03-16", "2026-03-22"),
+]
+
+
+@pytest.mark.parametrize(("data", "since", "until"), WEEKS)
+def test_the_real_weeks_overview_is_prose_in_the_reports_language(data: str, since: str, until: str) -> None:
+    zh = report_of_week(data, since, until, "zh")[0]
+    en = report_of_week(data, since, until, "en")[0]
+    for theme in zh.overview.themes:
+        told = [e for e in zh.focus if e.id in theme.items][:3]
+        assert all(entry.ref in theme.text for entry in told)  # stories are named by number
+        assert len(re.findall("。", theme.text)) >= 2  # an introduction and the stories, as sentences
+        assert not any(f"{name['zh']}（“" in theme.text for name in FACT_NAMES.values())  # no category + quote
+        own = theme.text.removeprefix(theme.name)  # the profile's area names keep their technical words
+        assert chinese_share(f"## 1. 概览\n\n{own}\n").share >= 0.85, theme.text
+    for theme in en.overview.themes:
+        assert not CJK.search(theme.text)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_story_says_whom_its_sources_name(lang: str) -> None:
+    body = "Since the upgrade vLLM serving crashes with a segfault on H100 in the compiled decode step."
+    report = report_of([item(5101, "Segfault in compiled decode", body, labels=["high priority"])], lang)
+    text = report.overview.themes[0].text
+    assert ("（提及 vLLM、H100）" if lang == "zh" else " (mentioning vLLM, H100)") in text
