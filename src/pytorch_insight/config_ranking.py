@@ -52,6 +52,9 @@ class SeverityVocabulary(BaseModel):
     release: Regexes = Field(default_factory=list)
     default_path: Regexes = Field(default_factory=list)
     labels: dict[str, list[str]] = Field(default_factory=dict)
+    # Titles of threads whose text states rules rather than problems (a release tracker lists which
+    # regressions and crashes qualify for a cherry-pick): no problem is read from their text.
+    policy_titles: Regexes = Field(default_factory=list)
     # Names so common in the project's text (core modules, base classes) that sharing one says
     # nothing about two items being related.
     common_identifiers: list[str] = Field(default_factory=list)

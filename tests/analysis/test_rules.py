@@ -141,15 +141,31 @@ def test_a_cause_inside_the_summary_sentence_is_given_as_its_clause(analysed: di
     )
 
 
-def test_an_umbrella_states_where_its_tracked_issues_stand_and_quotes_their_causes(
+def test_an_umbrella_states_where_its_tracked_issues_stand_and_borrows_no_cause(
     analysed: dict[int, Any],
 ) -> None:
     umbrella = analysed[180899]  # its body: a milestone list, two CI links and the list of tracked issues
     assert umbrella.summary == ""  # the milestones are no description of the problem
     assert umbrella.fix_state == "tracking"
     assert len(umbrella.fix_refs) == 8
-    assert umbrella.quoted_from["root_cause"] in umbrella.fix_refs
-    assert umbrella.root_cause.startswith("because ")
+    assert umbrella.root_cause == "" and "root_cause" not in umbrella.quoted_from  # one report's cause is not its
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The slowdown is not caused by a change in the set of benchmarked models.",
+        "This is not due to the allocator, which behaves the same on both versions.",
+        "It shares its root cause with #4242.",
+    ],
+)
+def test_a_cause_ruled_out_or_pointed_elsewhere_is_no_root_cause(sentence: str) -> None:
+    assert root_causes([sentence], "") == []
+
+
+def test_a_stated_cause_is_still_one() -> None:
+    sentence = "The kernel reads past the buffer because the stride is computed from the padded size."
+    assert root_causes([sentence], "") == [sentence]
 
 
 def test_a_bare_reland_reference_is_no_summary(analysed: dict[int, Any]) -> None:

@@ -105,3 +105,13 @@ def test_hardware_named_in_the_environment_section_counts_but_its_words_are_no_p
 def test_a_measured_cost_that_stops_work_is_a_blowup(sentence: str, blowup: bool) -> None:
     found = EXTRACT.extract(item(1, "x", sentence))
     assert ("blowup" in found.problems) is blowup, [(f.kind, f.detail) for f in found.facts]
+
+
+def test_a_release_tracker_states_rules_not_problems() -> None:
+    tracker = item(
+        77,
+        "[v9.9.0] Release Tracker",
+        "Cherry-picks are accepted for:\n- Regression fixes against the previous release\n- Fixes for crashes and silent wrong results",
+    )
+    facts = EXTRACT.extract(tracker)
+    assert not set(facts.problems)

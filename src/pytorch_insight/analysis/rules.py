@@ -81,6 +81,10 @@ REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+
 CAUSE_CLAUSE_WORDS = 2
 # "originally it seemed to be caused by X. However, the underlying issue ...": a cause the author let go.
 ABANDONED = re.compile(r"\b(?:originally|initially|at first|we thought|I thought)\b", re.I)
+# "is not caused by X", "not due to", "isn't because": a cause ruled out, not one named.
+NEGATED_CAUSE = re.compile(r"\b(?:not|never|n't|no longer)\s+(?:\w+\s+)?$", re.I)
+# "shares its root cause with #N": a pointer to another thread, which names the cause there.
+POINTER_CAUSE = re.compile(r"\b(?:shares?|same)\s+(?:its\s+|the\s+|a\s+)?root cause\s+(?:with|as)\b", re.I)
 NOT_A_FAILURE = re.compile(r"\b(?:unaffected|not affected|works (?:fine|correctly)|is (?:fine|safe|correct))\b", re.I)
 SCOPE = re.compile(
     r"\b\d+\s+(?:of\s+\d+\s+|out of\s+\d+\s+)?(?:\w+\s+)?(?:tests?|test cases|models?|jobs?|workflows?|"
@@ -163,14 +167,8 @@ class RuleAnalyser:
         tracked = [
             context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id
         ][:STORY_ITEMS]
-        if not analysis.root_cause:  # an umbrella's causes are those its tracked reports state
-            for other in tracked:
-                other_body = parse_body(other.item.body)
-                causes = root_causes(root_cause_sentences([other_body], []), summarise(other_body))
-                if causes:
-                    analysis.root_cause = causes[0]
-                    analysis.quoted_from["root_cause"] = other.id
-                    break
+        # An umbrella has no cause of its own: one tracked report's cause, quoted as the umbrella's,
+        # read as false to an independent fact-checker. Its tracked items carry their own.
         fixes = [other for other in story if other.item.kind in CHANGES]
         if not analysis.root_cause and item.kind not in CHANGES and fixes:
             # The fix's own account of what was wrong is the best statement of the cause there is.
@@ -222,7 +220,12 @@ def root_causes(sentences_found: Iterable[str], summary: str) -> list[str]:
     found = []
     for sentence in sentences_found:
         marker = ROOT_CAUSE.search(sentence)
-        if marker and (NOT_A_FAILURE.search(sentence[: marker.start()]) or ABANDONED.search(sentence[: marker.end()])):
+        if marker and (
+            NOT_A_FAILURE.search(sentence[: marker.start()])
+            or ABANDONED.search(sentence[: marker.end()])
+            or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
+            or POINTER_CAUSE.search(sentence)
+        ):
             continue
         clause = cause_clause(sentence, summary)
         if clause:

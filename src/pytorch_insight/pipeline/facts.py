@@ -272,6 +272,7 @@ class FactExtractor:
         self.scale = alternation(vocabulary.scale)
         self.default_path = alternation(vocabulary.default_path)
         self.label_facts = {label.lower(): kind for kind, labels in vocabulary.labels.items() for label in labels}
+        self.policy = [re.compile(pattern) for pattern in vocabulary.policy_titles]
 
     def extract(self, item: Item, context: bool = False) -> ItemFacts:
         """The item's facts; its context (hardware, scale, release ...) only where a problem or a gain
@@ -292,8 +293,9 @@ class FactExtractor:
         elif DESIGN_TITLE.search(title.lower()):
             add("design", title, DESIGN_TITLE.search(title.lower()).group(0))  # type: ignore[union-attr]
         read = [title, *sentences(body)[:SENTENCE_LIMIT]]
-        for sentence in read:
-            self._read(sentence, add)
+        if not any(pattern.search(title) for pattern in self.policy):
+            for sentence in read:
+                self._read(sentence, add)
         # A label confirms a kind the text may already state in words; the words are the better evidence.
         for label in item.labels:
             kind = self.label_facts.get(label.lower())

@@ -264,7 +264,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "c_rfc": {"zh": "设计提案，征求意见", "en": "A design proposal open for comments"},
     "c_design": {"zh": "设计层面的改动：{detail}", "en": "A design-level change: {detail}"},
     "c_gain": {"zh": "实测数据：{detail}", "en": "A measurement: {detail}"},
-    "c_other": {"zh": "{kind}，来源中未说明具体问题或数据", "en": "A {kind} whose sources state no problem or figure"},
+    # No problem, design or gain was read from it: what it is, in its own title's words (saying its
+    # sources "state no problem" would be false whenever they state one the rules did not read).
+    "c_other": {"zh": "{kind}：{title}", "en": "A {kind}: {title}"},
     "c_fix_state": {"zh": "修复状态：{fix}", "en": "Fix state: {fix}"},
     "ctx_confirmed": {"zh": "，已被分诊标为高优先级", "en": ", triaged high priority"},
     "ctx_label": {"zh": "，分诊标签“{label}”", "en": ", triage label “{label}”"},

@@ -119,7 +119,7 @@ class Narrator:
             return t("c_design", detail=t("quoted", text=excerpt(design.evidence, design.detail, QUOTE)))
         if gain is not None:
             return t("c_gain", detail=t("quoted", text=excerpt(gain.evidence, gain.detail, QUOTE)))
-        return t("c_other", kind=t(f"kind_{item.kind}"))
+        return t("c_other", kind=t(f"kind_{item.kind}"), title=t("quoted", text=shorten(item.title or "", QUOTE)))
 
     def conclusion(self, assessment: Assessment, fix_text: str) -> str:
         """One line: what the item is about, in the report's language, and where its fix stands."""
