@@ -2,7 +2,7 @@
 
     python benchmarks/judgement.py [--reader NAME] [--verbose]
 
-The ground truth is ../shared/data/judgements/: two PyTorch engineers' independent picks for the
+The ground truth is tests/data/judgements/ (a copy of ../shared/data/judgements/): two PyTorch engineers' independent picks for the
 shared fortnight (items) and for the March week (stories: an issue and its fix are one). For
 every period this prints the recall of the consensus picks in the focus list and in the top 20,
 the recall of the red picks among the high-priority items, and where each pick landed. The
@@ -27,7 +27,8 @@ from pytorch_insight.model import Item, github_item_id  # noqa: E402
 from pytorch_insight.pipeline import assess, select_focus  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "data"
+# The copies kept with the tests (a clone has them), else the project's shared data beside the clone.
+SHARED = ROOT / "tests" / "data" if (ROOT / "tests" / "data" / "judgements").is_dir() else ROOT.parent / "shared" / "data"
 FOCUS, TOP = 12, 20
 
 

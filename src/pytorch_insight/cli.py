@@ -36,6 +36,7 @@ from pytorch_insight.deliver.dispatch import Outcome, Status, select_targets
 from pytorch_insight.errors import ConfigError, InsightError, NoItemsError
 from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
 from pytorch_insight.model import CoverageStatus, SourceStatus
+from pytorch_insight.offline import offline_window
 from pytorch_insight.redact import redact
 from pytorch_insight.report.i18n import LANGUAGES
 from pytorch_insight.store import Store, describe_error
@@ -263,6 +264,12 @@ def report(
 @click.option(
     "--deliver", "deliver_after", is_flag=True, help="Then send the report to the config's [[delivery]] targets."
 )
+@click.option(
+    "--offline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Import this item JSONL file instead of collecting (no network); without --since/--until the "
+    "report covers the last 7 days the file has activity in.",
+)
 @workers_option
 @common_options
 def run(
@@ -275,17 +282,25 @@ def run(
     formats: str | None,
     as_json: bool,
     deliver_after: bool,
+    offline: Path | None,
     use_workers: bool,
     **options: Any,
 ) -> None:
     """The main job: collect the window from every source, then write its report (and deliver it)."""
-    window = make_window(since, until)
+    if offline is not None and (source_names or use_workers):
+        raise ConfigError("--offline reads its items from the file: it takes no --source or --workers")
+    window = offline_window(offline, since, until) if offline is not None else make_window(since, until)
     ctx.workers = use_workers
     output = report_output(out, formats, as_json, site)
     if deliver_after:
         select_targets(ctx.settings, ())  # a missing [[delivery]] section fails before any work
     store = ctx.open_store()
-    statuses = collect_window(ctx, store, window, source_names or SOURCE_NAMES, table=not as_json)
+    if offline is not None:
+        imported = import_file(store, offline)
+        report_import(ctx, str(offline), imported)
+        statuses: list[SourceStatus] = []
+    else:
+        statuses = collect_window(ctx, store, window, source_names or SOURCE_NAMES, table=not as_json)
     failure = collection_failure(statuses)
     result: dict[str, Any] = window_json(window) | {"sources": statuses_json(statuses)}
     try:
