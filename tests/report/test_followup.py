@@ -288,7 +288,8 @@ def test_dates_set_an_item_back_and_windows_follow_each_other() -> None:
     assert (as_of(item, end).state, as_of(item, end).merged) == ("open", None)
     assert as_of(item, make_window("2026-04-14", "2026-04-20").end) is item
     undated = item_from_line(row_of(PR_180270))
-    assert as_of(undated, end) is undated  # no date: as collected
+    assert as_of(undated, end).state == "closed"  # no close date: the state as collected
+    assert [c.date for c in as_of(undated, end).comments] == []  # its one comment came on 2026-04-14
     earlier = previous_window(make_window("2026-04-14", "2026-04-20"))
     assert (earlier.since.isoformat(), earlier.until.isoformat()) == ("2026-04-07", "2026-04-13")
 
@@ -329,3 +330,43 @@ def test_site_and_out_together_are_one_usage_error(capsys: pytest.CaptureFixture
     assert code == 2 and stdout == ""
     assert err == "error: --site and --out both name where the report goes: use one of them\n"
     assert not (tmp_path / "s").exists()
+
+
+def test_each_week_is_told_as_of_its_end_and_the_next_says_what_changed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str
+) -> None:
+    # Collected after both weeks: #179930 merged in the second week, with a review written then.
+    late_review = {"author": "reviewer", "date": "2026-04-16T08:00:00Z", "kind": "review", "body": "Ship it."}
+    row = row_of(PR_179930)
+    save(db, row | {"state": "merged", "merged": "2026-04-15T10:00:00Z", "comments": [*row["comments"], late_review]})
+
+    first = report(capsys, db, tmp_path / "out", WEEK_1, "--reader", "compiler")
+    then = next(item for item in first["items"] if item["id"] == PR_179930)
+    assert then["state"] == "open"  # as of 2026-04-13: the merge came later
+    entry = next(entry for entry in first["focus"] if entry["id"] == PR_179930)
+    assert entry["analysis"]["fix_state"] != "merged"
+    assert all("2026-04-15" not in evidence["quote"] for evidence in entry["evidence"])
+
+    second = report(capsys, db, tmp_path / "out", WEEK_2, "--reader", "compiler")
+
+    assert second["follow_up"]["basis"] == "stored"
+    item = next(item for item in second["follow_up"]["items"] if item["id"] == PR_179930)
+    assert (item["status"], item["fix_state_then"], item["fix_state_now"]) == ("merged", "open", "merged")
+    assert "state: merged (merged 2026-04-15T10:00:00Z)" in [evidence["quote"] for evidence in item["evidence"]]
+
+
+def test_a_reopening_after_the_window_is_undone_and_later_comments_dropped() -> None:
+    item = item_from_line(
+        row_of(PR_180270)
+        | {
+            "state": "open",
+            "comments": [{"author": "a", "date": "2026-04-10", "body": "x"}, {"author": "b", "date": "2026-04-15"}],
+            "timeline_refs": [
+                {"event": "closed", "date": "2026-04-11T09:00:00Z"},
+                {"event": "reopened", "date": "2026-04-15T09:00:00Z"},
+            ],
+        }
+    )
+    then = as_of(item, make_window("2026-04-07", "2026-04-13").end)
+    assert then.state == "closed" and [c.author for c in then.comments] == ["a"]
+    assert as_of(item, make_window("2026-04-14", "2026-04-20").end).state == "open"

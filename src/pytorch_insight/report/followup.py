@@ -14,20 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.analysis.rules import fix_state
 from pytorch_insight.config import Profile, Reader
-from pytorch_insight.model import Item
 from pytorch_insight.pipeline import Assessment, assess
+from pytorch_insight.report.asof import as_of
 from pytorch_insight.report.build import ReportOptions, build_report, counts
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.model import AreaChange, Evidence, FollowUp, FollowUpItem, Report, WindowModel
 from pytorch_insight.store import Store
-from pytorch_insight.window import Window, parse_timestamp
+from pytorch_insight.window import Window
 
 LANDED = ("landed", "merged")
 # Fix states whose refs name changes (fix PRs, reverts, PRs in the timeline).
@@ -107,28 +106,6 @@ def previous_window(window: Window) -> Window:
     return Window(window.since - length, window.since - timedelta(days=1))
 
 
-def as_of(item: Item, moment: datetime) -> Item:
-    """The item as it stood at `moment`, as far as its dates tell: a merge or close dated later is
-    undone and later timeline events dropped; an undated state stays as collected."""
-    changes: dict[str, Any] = {}
-    for name in ("merged", "closed"):
-        when = parse_timestamp(getattr(item, name))
-        if when is not None and when >= moment:
-            changes[name] = None
-            changes["state"] = "open"
-    refs = (item.model_extra or {}).get("timeline_refs")
-    if isinstance(refs, list):
-        kept = [ref for ref in refs if not _dated_after(ref, moment)]
-        if len(kept) != len(refs):
-            changes["timeline_refs"] = kept
-    return item.model_copy(update=changes) if changes else item
-
-
-def _dated_after(ref: Any, moment: datetime) -> bool:
-    when = parse_timestamp(ref.get("date")) if isinstance(ref, dict) and isinstance(ref.get("date"), str) else None
-    return when is not None and when >= moment
-
-
 def earlier_snapshot(
     store: Store, window: Window, profile: Profile, reader: Reader, options: ReportOptions
 ) -> tuple[Snapshot | None, str, Window]:
@@ -198,8 +175,9 @@ def _now(
     missing = wanted - by_id.keys()
     if not missing:
         return by_id
-    extra = store.get_items(sorted(missing))
-    return _by_id(assess([a.item for a in ranked] + list(extra.values()), profile, reader.id, window=window))
+    # As of this window's end, like the window's own items: a later change is not "now" yet.
+    extra = [as_of(item, window.end) for item in store.get_items(sorted(missing)).values()]
+    return _by_id(assess([a.item for a in ranked] + extra, profile, reader.id, window=window))
 
 
 def _by_id(assessments: Sequence[Assessment]) -> dict[str, Assessment]:
