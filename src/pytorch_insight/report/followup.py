@@ -22,7 +22,7 @@ from pytorch_insight.analysis.rules import fix_state
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.pipeline import Assessment, assess
 from pytorch_insight.report.asof import as_of
-from pytorch_insight.report.build import ReportOptions, build_report, counts
+from pytorch_insight.report.build import ReportOptions, area_counts, build_report
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.model import AreaChange, Evidence, FollowUp, FollowUpItem, Report, WindowModel
 from pytorch_insight.store import Store
@@ -30,10 +30,12 @@ from pytorch_insight.window import Window
 
 LANDED = ("landed", "merged")
 # Fix states whose refs name changes (fix PRs, reverts, PRs in the timeline).
-CHANGE_STATES = ("open", "landed", "merged", "reverted", "closed", "referenced")
+CHANGE_STATES = ("open", "landed", "merged", "reverted", "closed", "unconfirmed", "referenced")
 RESOLVED_STATES = ("closed", "merged", "landed")
 PRIORITY_ORDER = {"low": 0, "medium": 1, "high": 2}
 TIMELINE_EVENTS = ("reopened", "closed")
+# Statuses of an item that still needs someone: only these can be "escalated".
+UNRESOLVED = ("open", "reopened", "regressed")
 
 
 class SnapshotEntry(BaseModel):
@@ -156,7 +158,7 @@ def follow_up(
         previous_generated_at=snapshot.generated_at if basis == "stored" else None,
         text=t(key, since=shown.since, until=shown.until, generated=snapshot.generated_at[:10]),
         items=items,
-        areas=area_changes(counts(ranked)["area"], snapshot.areas, profile, options.lang),
+        areas=area_changes(area_counts(ranked), snapshot.areas, profile, options.lang),
     )
 
 
@@ -222,7 +224,9 @@ class _Judge:
         )
         found = self.context.by_id.get(entry.id)
         if found is None:
-            return FollowUpItem(**base, status="missing", text=t("fu_missing"), evidence=[then])
+            return FollowUpItem(
+                **base, status="missing", text=t("fu_missing"), next_step=t("fu_next_missing"), evidence=[then]
+            )
         state, refs = fix_state(found, self.context)
         if state not in CHANGE_STATES:
             refs = []  # an umbrella's refs are the issues it tracks, not changes
@@ -234,11 +238,20 @@ class _Judge:
             "unchanged": "fu_unchanged_done" if entry.fix_state in LANDED else "fu_unchanged_closed",
             "open": "fu_open_fixing" if shown else "fu_open",
         }.get(status, f"fu_{status}")
-        text = t(key, refs=t.list_separator.join(shown) or "—")
+        refs_text = t.list_separator.join(shown) or "—"
+        text = t(key, refs=refs_text)
         new = [self.ref(ref) for ref in refs if ref not in entry.fix_refs and ref in self.context.by_id]
         if status == "open" and new:
             text += t.clause_separator + t("fu_new_fix", refs=t.list_separator.join(new))
-        escalated = PRIORITY_ORDER.get(found.priority, 0) > PRIORITY_ORDER.get(entry.priority, 0)
+        rise = PRIORITY_ORDER.get(found.priority, 0) - PRIORITY_ORDER.get(entry.priority, 0)
+        # A fixed, merged or closed item whose score rose (this week's fix adds weight) is not
+        # "escalated": that word is for what still needs someone.
+        escalated = rise > 0 and status in UNRESOLVED
+        dropped = rise < 0
+        if dropped:
+            text += t.clause_separator + t(
+                "fu_dropped", then=t(f"priority_{entry.priority}"), now=t(f"priority_{found.priority}")
+            )
         if escalated:
             text += t.clause_separator + t(
                 "fu_escalated", then=t(f"priority_{entry.priority}"), now=t(f"priority_{found.priority}")
@@ -256,6 +269,8 @@ class _Judge:
             status=status,
             priority_now=found.priority,
             escalated=escalated,
+            dropped=dropped,
+            next_step=t(f"fu_next_{'open_fixing' if status == 'open' and shown else status}", refs=refs_text),
             fix_state_then=entry.fix_state,
             fix_state_now=state,
             fixes=shown,

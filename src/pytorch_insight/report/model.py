@@ -176,7 +176,9 @@ class FollowUpItem(BaseModel):
     text: str  # the status in the report's language, naming the changes it rests on
     priority_then: str
     priority_now: str | None = None  # re-ranked in this window; None when the item is not in the store
-    escalated: bool = False
+    escalated: bool = False  # still unresolved and its priority rose
+    dropped: bool = False  # its priority fell
+    next_step: str = ""  # what to do about it now, in the report's language
     fix_state_then: str | None = None
     fix_state_now: str | None = None
     fixes: list[str] = Field(default_factory=list)  # references of the changes the status rests on

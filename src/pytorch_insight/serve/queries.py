@@ -30,7 +30,7 @@ from pytorch_insight.report.model import Contributor, FocusEntry, Report, Report
 from pytorch_insight.report.render import render_markdown
 from pytorch_insight.report.stored import stored_report
 from pytorch_insight.schema import items as items_table
-from pytorch_insight.schema import source_status
+from pytorch_insight.schema import report_snapshots, source_status
 from pytorch_insight.store import Store
 from pytorch_insight.window import DEFAULT_DAYS, EARLIEST, Window, parse_day
 
@@ -194,7 +194,9 @@ class Queries:
         with self.store.engine.connect() as connection:
             stored = connection.execute(select(func.count(), func.max(items_table.c.stored_at))).one()
             runs = connection.execute(select(func.count(), func.max(source_status.c.run_id))).one()
-        return (*stored, *runs)
+            # A report recorded since changes the follow-up of the window after it.
+            shown = connection.execute(select(func.count(), func.max(report_snapshots.c.stored_at))).one()
+        return (*stored, *runs, *shown)
 
     def report_for(self, window: Window) -> WindowReport:
         with self._lock:
@@ -208,10 +210,10 @@ class Queries:
             return found
 
     def _build(self, window: Window) -> WindowReport:
-        """The `report` command's document for the window, with the rule analyser."""
-        report, stored = stored_report(
-            self.store, window, self.profile, self.reader, ReportOptions(lang=self.lang), follow=False
-        )
+        """The `report` command's document for the window, with the rule analyser, and like it
+        opening with the follow-up of the previous window's report: agents ask what happened to
+        last week's items too."""
+        report, stored = stored_report(self.store, window, self.profile, self.reader, ReportOptions(lang=self.lang))
         return WindowReport(window, report, stored)
 
     # -- the questions ----------------------------------------------------------------------------
