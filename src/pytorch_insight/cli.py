@@ -54,7 +54,11 @@ class Context:
         self.workers = False  # --workers: the work goes to the workers' broker
 
     def open_store(self, readonly: bool = False) -> Store:
-        return Store.open(self.settings.db, readonly=readonly)
+        """The store, closed when the command ends however it ends (a writable SQLite store then
+        folds its write-ahead log into the database file)."""
+        store = Store.open(self.settings.db, readonly=readonly)
+        click.get_current_context().call_on_close(store.close)
+        return store
 
 
 @dataclass(frozen=True)
