@@ -36,7 +36,7 @@ def message(job: Job, *, whole: bool = True) -> EmailMessage:
         mail.add_alternative(render_html(job.report), subtype="html")
     else:
         lines = [f"- {e.label} {e.ref} {e.title}" + (f" {e.url}" if e.url else "") for e in digest.entries]
-        mail.set_content(joined((digest.totals, digest.overview, "\n".join(lines), digest.link or "")) + "\n")
+        mail.set_content(joined((digest.totals, digest.overview_text, "\n".join(lines), digest.link or "")) + "\n")
     return mail
 
 
