@@ -26,7 +26,7 @@ from pytorch_insight.errors import ConfigError, InsightError, NoItemsError
 from pytorch_insight.model import Item, Kind, Relation, github_item_id, short_ref
 from pytorch_insight.redact import public_text, scrub
 from pytorch_insight.report.build import ReportOptions
-from pytorch_insight.report.model import Contributor, FocusEntry, Report, ReportItem
+from pytorch_insight.report.model import Contributor, FocusEntry, Report, ReportItem, web_url
 from pytorch_insight.report.render import render_markdown
 from pytorch_insight.report.stored import stored_report
 from pytorch_insight.schema import items as items_table
@@ -292,6 +292,7 @@ class Queries:
                 "id": public.id,
                 "ref": short_ref(public.id),
                 **public.model_dump(mode="json", include=ITEM_FIELDS),
+                "url": web_url(public.url),  # the store keeps what the source said; clients get web pages only
                 "body": public.body or "",
             },
             "comments": comments,
