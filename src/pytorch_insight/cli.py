@@ -24,6 +24,7 @@ from pytorch_insight.cli_reports import (
     deliver_window,
     json_option,
     publish,
+    publish_for_targets,
     remember,
     report_options,
     report_output,
@@ -311,6 +312,8 @@ def run(
         document = build_window_report(ctx, store, window, **options)
         result |= publish(ctx, document, output)
         remember(ctx, store, document)
+        reports = window_reports(ctx, store, window, options, document)
+        result["written"] += publish_for_targets(ctx, document, output, reports)
     except NoItemsError:
         # Right after a collection, "run collect first" would mislead: say why nothing came.
         if as_json:
@@ -319,7 +322,6 @@ def run(
         fail(f"error: {reason}", 1)
     outcomes: list[Outcome] = []
     if deliver_after:
-        reports = window_reports(ctx, store, window, options, document)
         outcomes = deliver_window(ctx, select_targets(ctx.settings, ()), reports, store, options["lang"], False)
         result["deliveries"] = [outcome.as_json() for outcome in outcomes]
     if as_json:

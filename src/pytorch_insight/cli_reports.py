@@ -201,6 +201,28 @@ def publish(ctx: Context, document: Report, output: Output) -> dict[str, Any]:
     return {"written": [str(path) for path in paths], "items": len(document.items), "high_priority": high}
 
 
+def publish_for_targets(
+    ctx: Context, document: Report, output: Output, report_for: Callable[[str, str | None], Report]
+) -> list[str]:
+    """Also write the pages the delivery targets will link to: each language and reader a target
+    asks for besides the one written (a chat target with `lang = "en"` links to the `.en` page,
+    which a zh-only site would not have). Written beside it; nothing for a report sent to stdout."""
+    if output.to_stdout or not ctx.settings.delivery:
+        return []
+    wanted = {(target.lang or document.lang, target.reader) for target in ctx.settings.delivery}
+    written: list[str] = []
+    for lang, reader in sorted(wanted, key=lambda pair: (pair[0], pair[1] or "")):
+        other = report_for(lang, reader)
+        if (other.lang, other.reader) == (document.lang, document.reader):
+            continue
+        paths = write_report(other, output.out, output.formats, ctx.settings.profile.reader(None).id, site=output.site)
+        written += [str(path) for path in paths]
+        if not output.as_json:
+            for path in paths:
+                click.echo(str(path))
+    return written
+
+
 def window_reports(
     ctx: Context, store: Store, window: Window, options: dict[str, Any], built: Report | None = None
 ) -> Callable[[str, str | None], Report]:
