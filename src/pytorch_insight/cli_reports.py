@@ -190,7 +190,12 @@ def publish(ctx: Context, document: Report, output: Output) -> dict[str, Any]:
         paths: list[Path] = []
     else:
         paths = write_report(
-            document, output.out, output.formats, ctx.settings.profile.reader(None).id, site=output.site
+            document,
+            output.out,
+            output.formats,
+            ctx.settings.profile.reader(None).id,
+            site=output.site,
+            site_url=ctx.settings.site_url,
         )
         if not output.as_json:
             for path in paths:
@@ -215,7 +220,14 @@ def publish_for_targets(
         other = report_for(lang, reader)
         if (other.lang, other.reader) == (document.lang, document.reader):
             continue
-        paths = write_report(other, output.out, output.formats, ctx.settings.profile.reader(None).id, site=output.site)
+        paths = write_report(
+            other,
+            output.out,
+            output.formats,
+            ctx.settings.profile.reader(None).id,
+            site=output.site,
+            site_url=ctx.settings.site_url,
+        )
         written += [str(path) for path in paths]
         if not output.as_json:
             for path in paths:

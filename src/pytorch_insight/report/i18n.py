@@ -46,6 +46,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "link": {"zh": "链接", "en": "Link"},
     "no_focus": {"zh": "本期没有进入重点关注的条目。", "en": "Nothing reached the focus list this period."},
     "col_title": {"zh": "标题", "en": "Title"},
+    "col_lang": {"zh": "语言", "en": "Language"},
     "col_date": {"zh": "日期", "en": "Date"},
     "col_area": {"zh": "领域", "en": "Area"},
     "col_priority": {"zh": "优先级", "en": "Priority"},
