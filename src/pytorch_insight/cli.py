@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -439,11 +440,24 @@ def export_command(ctx: Context, path: Path, since: str | None, until: str | Non
 
 @cli.command(name="mcp")
 @click.option("--http", "http_port", type=click.IntRange(1, 65535), help="Serve streamable HTTP on this port, at /mcp.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address --http listens on (no authentication).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address --http listens on; any but loopback needs PYTORCH_INSIGHT_MCP_TOKEN (a bearer token).",
+)
+@click.option(
+    "--allow-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Another name clients reach the server by (its Host header is checked; repeatable).",
+)
 @click.option("--lang", type=click.Choice(LANGUAGES), default="zh", show_default=True, help="Language of report text.")
 @click.option("--reader", help="Reader profile that drives the ranking (default: the profile's default reader).")
 @common_options
-def mcp_command(ctx: Context, http_port: int | None, host: str, lang: str, reader: str | None) -> None:
+def mcp_command(
+    ctx: Context, http_port: int | None, host: str, allowed_hosts: tuple[str, ...], lang: str, reader: str | None
+) -> None:
     """Serve the store read-only over the Model Context Protocol (stdio; --http PORT for HTTP)."""
     # Imported here: the SDK and its web stack take longer to import than the rest of the tool.
     from pytorch_insight.serve.mcp_server import serve
@@ -451,7 +465,8 @@ def mcp_command(ctx: Context, http_port: int | None, host: str, lang: str, reade
 
     queries = Queries(ctx.open_store(readonly=True), ctx.settings.profile, lang=lang, reader=reader)
     try:
-        serve(queries, http_port, host, quiet=ctx.quiet)
+        token = os.environ.get("PYTORCH_INSIGHT_MCP_TOKEN") or None
+        serve(queries, http_port, host, quiet=ctx.quiet, token=token, allowed_hosts=allowed_hosts)
     except KeyboardInterrupt:  # Ctrl-C is how a server is stopped
         pass
 

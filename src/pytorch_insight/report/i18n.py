@@ -115,7 +115,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "fix_unconfirmed": {
         "zh": "问题仍开放；其修复 PR 已在 GitHub 上关闭，收集到的数据无法确认是否已合入：{refs}",
-        "en": "still open; its fix PRs are closed on GitHub and the collected data does not show whether they landed: {refs}",
+        "en": "still open; its fix PRs are closed on GitHub and the collected data does not show whether they "
+        "landed: {refs}",
     },
     "fix_referenced": {
         "zh": "窗口内没有修复 PR；其时间线显示引用它的 PR：{refs}",
