@@ -389,3 +389,34 @@ def test_a_reopening_after_the_window_is_undone_and_later_comments_dropped() -> 
     then = as_of(item, make_window("2026-04-07", "2026-04-13").end)
     assert then.state == "closed" and [c.author for c in then.comments] == ["a"]
     assert as_of(item, make_window("2026-04-14", "2026-04-20").end).state == "open"
+
+
+def test_an_item_of_this_week_that_speaks_of_last_weeks_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str
+) -> None:
+    report(capsys, db, tmp_path / "out", WEEK_1, "--reader", "compiler")
+    # A PR of the second week saying last week's change broke a path, reviewed in that week.
+    save(
+        db,
+        {
+            "repo": "pytorch/pytorch",
+            "number": 181500,
+            "kind": "pull_request",
+            "state": "open",
+            "title": "[ROCm] Restore the addmm bias path",
+            "author": "someone",
+            "created": "2026-04-16",
+            "body": "The change in #179930 broke the ROCm addmm bias path for fp16 inputs. This restores it.",
+            "comments": [{"author": "reviewer", "date": "2026-04-17", "kind": "review", "body": "Looks right."}],
+            "url": "https://github.com/pytorch/pytorch/pull/181500",
+        },
+    )
+
+    second = report(capsys, db, tmp_path / "out", WEEK_2, "--reader", "compiler")
+
+    item = next(item for item in second["follow_up"]["items"] if item["id"] == PR_179930)
+    assert item["related"] == ["#181500"] and "mentioned since by #181500" in item["text"]
+    quote = next(e for e in item["evidence"] if e["item"] == "github:pytorch/pytorch#181500")["quote"]
+    assert quote.startswith("The change in #179930 broke the ROCm addmm bias path")
+    others = [i for i in second["follow_up"]["items"] if i["id"] != PR_179930]
+    assert all(not i["related"] for i in others)

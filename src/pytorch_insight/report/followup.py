@@ -24,6 +24,7 @@ from pytorch_insight.pipeline import Assessment, assess
 from pytorch_insight.report.asof import as_of
 from pytorch_insight.report.build import ReportOptions, area_counts, build_report
 from pytorch_insight.report.i18n import Catalogue
+from pytorch_insight.report.mentions import mentions
 from pytorch_insight.report.model import AreaChange, Evidence, FollowUp, FollowUpItem, Report, WindowModel
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
@@ -36,6 +37,7 @@ PRIORITY_ORDER = {"low": 0, "medium": 1, "high": 2}
 TIMELINE_EVENTS = ("reopened", "closed")
 # Statuses of an item that still needs someone: only these can be "escalated".
 UNRESOLVED = ("open", "reopened", "regressed")
+RELATED_SHOWN = 3  # items of this window that speak of a followed item, named in its line
 
 
 class SnapshotEntry(BaseModel):
@@ -149,7 +151,7 @@ def follow_up(
         return FollowUp(basis="none", previous=shown, text=t("fu_none", since=shown.since, until=shown.until))
     now = _now(store, ranked, snapshot, window, profile, reader)
     context = AnalysisContext(profile=profile, reader=reader, by_id=now)
-    judge = _Judge(t, context, snapshot)
+    judge = _Judge(t, context, snapshot, mentions(ranked, window))
     items = [judge.item(entry) for entry in snapshot.focus]
     key = "fu_stored" if basis == "stored" else "fu_computed"
     return FollowUp(
@@ -192,8 +194,14 @@ def _by_id(assessments: Sequence[Assessment]) -> dict[str, Assessment]:
 class _Judge:
     """Where one previous focus item stands now, in words, with what supports it."""
 
-    def __init__(self, t: Catalogue, context: AnalysisContext, snapshot: Snapshot) -> None:
-        self.t, self.context, self.snapshot = t, context, snapshot
+    def __init__(
+        self,
+        t: Catalogue,
+        context: AnalysisContext,
+        snapshot: Snapshot,
+        mentioned: dict[str, list[tuple[str, str]]],
+    ) -> None:
+        self.t, self.context, self.snapshot, self.mentioned = t, context, snapshot, mentioned
 
     def ref(self, item_id: str) -> str:
         found = self.context.by_id.get(item_id)
@@ -243,6 +251,19 @@ class _Judge:
         new = [self.ref(ref) for ref in refs if ref not in entry.fix_refs and ref in self.context.by_id]
         if status == "open" and new:
             text += t.clause_separator + t("fu_new_fix", refs=t.list_separator.join(new))
+        related = [
+            (source, quote)
+            for source, quote in self.mentioned.get(entry.id, [])
+            if source not in refs and source not in found.aliases and source != found.id
+        ][:RELATED_SHOWN]
+        if related:
+            text += t.clause_separator + t(
+                "fu_related", refs=t.list_separator.join(self.ref(source) for source, _ in related)
+            )
+            evidence += [
+                Evidence(claim=t("fu_related_claim", ref=self.ref(source)), item=source, quote=quote)
+                for source, quote in related
+            ]
         rise = PRIORITY_ORDER.get(found.priority, 0) - PRIORITY_ORDER.get(entry.priority, 0)
         # A fixed, merged or closed item whose score rose (this week's fix adds weight) is not
         # "escalated": that word is for what still needs someone.
@@ -274,6 +295,7 @@ class _Judge:
             fix_state_then=entry.fix_state,
             fix_state_now=state,
             fixes=shown,
+            related=[self.ref(source) for source, _ in related],
             text=text,
             evidence=evidence,
         )

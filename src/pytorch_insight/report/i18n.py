@@ -288,6 +288,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "库中已没有该条目，无法判断现状",
         "en": "no longer in the store: where it stands cannot be told",
     },
+    "fu_related": {"zh": "本周提到它的：{refs}", "en": "mentioned since by {refs}"},
+    "fu_related_claim": {"zh": "{ref} 提到它", "en": "{ref} speaks of it"},
     "fu_dropped": {"zh": "优先级下降：{then} → {now}", "en": "priority dropped: {then} → {now}"},
     "fu_next_fixed": {
         "zh": "下一步：确认 {refs} 已进入你使用的版本",

@@ -197,6 +197,7 @@ class FollowUpItem(BaseModel):
     fix_state_then: str | None = None
     fix_state_now: str | None = None
     fixes: list[str] = Field(default_factory=list)  # references of the changes the status rests on
+    related: list[str] = Field(default_factory=list)  # this window's items that speak of it
     evidence: list[Evidence] = Field(default_factory=list)
 
 
