@@ -420,3 +420,36 @@ def test_an_item_of_this_week_that_speaks_of_last_weeks_is_named(
     assert quote.startswith("The change in #179930 broke the ROCm addmm bias path")
     others = [i for i in second["follow_up"]["items"] if i["id"] != PR_179930]
     assert all(not i["related"] for i in others)
+
+
+def test_a_timeline_names_a_pr_as_it_stood_at_the_windows_end(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str
+) -> None:
+    # Collected later: the timeline says #1370 is merged; it merged after the first week.
+    cross = {
+        "event": "cross-referenced",
+        "repo": "pytorch/kineto",
+        "number": 1370,
+        "kind": "pull_request",
+        "state": "merged",
+        "title": "Finalize the rocprofiler context",
+        "date": "2026-04-10T09:00:00Z",
+    }
+    pr = {
+        "repo": "pytorch/kineto",
+        "number": 1370,
+        "kind": "pull_request",
+        "state": "merged",
+        "merged": "2026-04-15T10:00:00Z",
+        "title": "Finalize the rocprofiler context",
+        "author": "someone",
+        "created": "2026-04-02",
+        "body": "Finalize the context before exit.",
+        "url": "https://github.com/pytorch/kineto/pull/1370",
+    }
+    save(db, row_of(KINETO_1359) | {"timeline_refs": [cross]}, pr)
+
+    first = report(capsys, db, tmp_path / "out", WEEK_1)
+    entry = next(entry for entry in first["focus"] if entry["id"] == KINETO_1359)
+    assert entry["analysis"]["fix_state"] == "referenced"
+    assert entry["analysis"]["fix_ref_states"] == {"github:pytorch/kineto#1370": "open"}  # merged only later

@@ -21,7 +21,7 @@ from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.analysis.rules import fix_state
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.pipeline import Assessment, assess
-from pytorch_insight.report.asof import as_of
+from pytorch_insight.report.asof import as_of, items_as_of_end
 from pytorch_insight.report.build import ReportOptions, area_counts, build_report
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.mentions import mentions
@@ -120,7 +120,7 @@ def earlier_snapshot(
         snapshot = Snapshot.model_validate(row)
         shown = Window(datetime.fromisoformat(snapshot.since).date(), datetime.fromisoformat(snapshot.until).date())
         return snapshot, "stored", shown
-    items = [as_of(item, earlier.end) for item in store.items_in_window(earlier)]
+    items = items_as_of_end(store, earlier)
     if not items:
         return None, "none", earlier
     rebuilt = build_report(
