@@ -56,9 +56,7 @@ def test_the_example_commands_parse(name: str) -> None:
 def test_the_crontab_line_runs_under_crons_path(tmp_path: Path) -> None:
     """cron gives a job PATH=/usr/bin:/bin and little else: the line must find the command that
     the README's install (a virtual environment in the checkout) puts in .venv/bin."""
-    line = next(
-        line for line in (EXAMPLES / "crontab").read_text(encoding="utf-8").splitlines() if line[:1].isdigit()
-    )
+    line = next(line for line in (EXAMPLES / "crontab").read_text(encoding="utf-8").splitlines() if line[:1].isdigit())
     command = line.split(None, 5)[5]  # after the five schedule fields
     home = tmp_path / "home"
     checkout = home / "insight"

@@ -3,7 +3,7 @@ analysis, activity per type, contributors and teams, appendix and footer."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -31,7 +31,6 @@ from pytorch_insight.report.model import (
     Evidence,
     FocusEntry,
     FollowUp,
-    Footer,
     Overview,
     Report,
     ReportItem,
@@ -41,11 +40,11 @@ from pytorch_insight.report.model import (
 )
 from pytorch_insight.report.narrative import Narrator
 from pytorch_insight.report.rollup import repo_rollup
+from pytorch_insight.report.tally import FROM_GITHUB, counts, footer, stats
 from pytorch_insight.text import parse_body, shorten
 from pytorch_insight.window import Window
 
 KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
-FROM_GITHUB = ("issue", "pull_request", "rfc", "commit")
 TOP_AUTHORS = 10
 THEMES = 4
 THEME_ITEMS = 4
@@ -455,62 +454,6 @@ def one_line(assessment: Assessment) -> str:
         return ""
     sentence = summarise(parse_body(assessment.item.body)).split(". ")[0]
     return shorten(sentence, ONE_LINE)
-
-
-def stats(ranked: Sequence[Assessment], collected: int, deep: int) -> dict[str, int]:
-    github = sum(a.item.kind in FROM_GITHUB for a in ranked)
-    return {
-        "collected": collected,
-        "github_items": github,
-        "community_items": len(ranked) - github,
-        "after_fusion": len(ranked),
-        "merged_copies": collected - len(ranked),
-        "duplicates": sum(a.canonical is not None for a in ranked),
-        "noise": sum(bool(a.noise) for a in ranked),
-        "high": sum(a.priority == "high" for a in ranked),
-        "medium": sum(a.priority == "medium" for a in ranked),
-        "low": sum(a.priority == "low" for a in ranked),
-        "deep": deep,
-    }
-
-
-def counts(ranked: Sequence[Assessment]) -> dict[str, dict[str, int]]:
-    return {
-        "kind": dict(sorted(Counter(a.item.kind for a in ranked).items())),
-        "priority": {p: sum(a.priority == p for a in ranked) for p in ("high", "medium", "low")},
-        "area": area_counts(ranked),
-    }
-
-
-def area_counts(ranked: Sequence[Assessment]) -> dict[str, int]:
-    """Items per area, a duplicate counted once (with the item that stands for it): the one count
-    the chart, the coverage table, the follow-up's table and the JSON all show."""
-    return dict(sorted(Counter(area for a in ranked if not a.canonical for area in a.areas).items()))
-
-
-def footer(t: Catalogue, generator: str, profile: str, reader: str, role: str, analyser: Analyser) -> Footer:
-    usage = getattr(analyser, "usage", None)
-    llm = (
-        None
-        if usage is None
-        else {
-            "calls": usage.calls,
-            "tokens_in": usage.tokens_in,
-            "tokens_out": usage.tokens_out,
-            "cache_hits": usage.cache_hits,
-            "fallbacks": usage.fallbacks,
-        }
-    )
-    text = t(
-        "footer",
-        generator=generator,
-        profile=profile,
-        reader=role,
-        analyser=t("analyser_rules") if analyser.name == "rules" else analyser.name,
-    )
-    if llm is not None:
-        text += " · " + t("llm_usage", **llm)
-    return Footer(generator=generator, profile=profile, reader=reader, analyser=analyser.name, text=text, llm=llm)
 
 
 def build_report(

@@ -22,10 +22,11 @@ from pytorch_insight.analysis.rules import fix_state
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.pipeline import Assessment, assess
 from pytorch_insight.report.asof import as_of, items_as_of_end
-from pytorch_insight.report.build import ReportOptions, area_counts, build_report
+from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.mentions import mentions
 from pytorch_insight.report.model import AreaChange, Evidence, FollowUp, FollowUpItem, Report, WindowModel
+from pytorch_insight.report.tally import area_counts
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
 
