@@ -1,13 +1,14 @@
 """How close the ranking comes to the experts' picks, per period and per week.
 
-    python benchmarks/judgement.py [--reader NAME] [--verbose]
+    python benchmarks/judgement.py [--reader NAME] [--verbose] [--period NAME]
 
-The ground truth is ../shared/data/judgements/: two PyTorch engineers' independent picks for the
-shared fortnight (items) and for the March week (stories: an issue and its fix are one). For
-every period this prints the recall of the consensus picks in the focus list and in the top 20,
-the recall of the red picks among the high-priority items, and where each pick landed. The
-fortnight is also judged as its two weeks, each a window of its own, so a rule that only works on
-one week shows up.
+The ground truth is two independent expert passes per period: ../shared/data/judgements/ (the
+shared fortnight, items; a March and a June week, stories: an issue and its fix are one) or, in a
+clone alone, their copies in tests/data/; and benchmarks/data/judgements/ (weeks this project
+transcribed and had labelled). For every period this prints the recall of the consensus stories
+in the focus list and in the top 20, the recall of the red ones among the high-priority items, the
+high items neither expert picked, and where each pick landed. The fortnight is also judged as its
+two weeks, each a window of its own, so a rule that only works on one week shows up.
 """
 
 from __future__ import annotations
@@ -28,7 +29,11 @@ from pytorch_insight.model import Item, github_item_id  # noqa: E402
 from pytorch_insight.pipeline import assess, select_focus  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
 
+# The project's shared data beside the clone; a clone alone has the copies kept with the tests
+# (periods whose files it lacks are left out and said so).
 SHARED = ROOT.parent / "shared" / "data"
+if not (SHARED / "judgements").is_dir():
+    SHARED = ROOT / "tests" / "data"
 HERE = ROOT / "benchmarks" / "data"
 FOCUS, TOP = 12, 20
 
@@ -85,33 +90,31 @@ def theme_stories(path: Path, repo: str = "pytorch/pytorch") -> list[Story]:
     ]
 
 
+APRIL = "pytorch-2026-04-07_2026-04-20"
+
+
 def periods() -> list[Period]:
-    raw, judged = SHARED / "raw", SHARED / "judgements"
-    april = fortnight_stories(judged / "pytorch-2026-04-07_2026-04-20.editor-picks.json")
-    march = theme_stories(judged / "pytorch-2026-03-16_2026-03-22.editor-picks.json")
-    june = theme_stories(judged / "pytorch-2026-06-01_2026-06-07.editor-picks.json")
-    june_picked = picked_numbers(judged / "pytorch-2026-06-01_2026-06-07.editor-picks.json")
-    april_picked = picked_numbers(judged / "pytorch-2026-04-07_2026-04-20.editor-picks.json")
-    april_data = raw / "pytorch-2026-04-07_2026-04-20.jsonl"
-    june_data = raw / "pytorch-2026-06-01_2026-06-07.jsonl"
-    return [
-        Period("fortnight 04-07..04-20", april_data, "2026-04-07", "2026-04-20", april, april_picked),
-        Period("week 04-07..04-13", april_data, "2026-04-07", "2026-04-13", april, april_picked),
-        Period("week 04-14..04-20", april_data, "2026-04-14", "2026-04-20", april, april_picked),
-        Period("week 03-16..03-22", raw / "pytorch-2026-03-16_2026-03-22.jsonl", "2026-03-16", "2026-03-22", march),
-        Period("week 06-01..06-07", june_data, "2026-06-01", "2026-06-07", june, june_picked),
-        *harvested_periods(),
-    ]
-
-
-def harvested_periods() -> list[Period]:
-    """The weeks this project harvested and had labelled (benchmarks/data/, see its README)."""
+    """The shared fortnight (whole and as its two weeks), then every week whose picks are stories."""
     found = []
-    for picks in sorted((HERE / "judgements").glob("*.editor-picks.json")):
-        stem = picks.name.removesuffix(".editor-picks.json")
-        since, until = stem.removeprefix("pytorch-").split("_")
-        name, data = f"week {since[5:]}..{until[5:]}", HERE / "raw" / f"{stem}.jsonl"
-        found.append(Period(name, data, since, until, theme_stories(picks), picked_numbers(picks)))
+    april = SHARED / "judgements" / f"{APRIL}.editor-picks.json"
+    if april.exists():
+        stories, picked, data = fortnight_stories(april), picked_numbers(april), SHARED / "raw" / f"{APRIL}.jsonl"
+        found += [
+            Period("fortnight 04-07..04-20", data, "2026-04-07", "2026-04-20", stories, picked),
+            Period("week 04-07..04-13", data, "2026-04-07", "2026-04-13", stories, picked),
+            Period("week 04-14..04-20", data, "2026-04-14", "2026-04-20", stories, picked),
+        ]
+    for folder in (SHARED, HERE):
+        for picks in sorted((folder / "judgements").glob("*.editor-picks.json")):
+            stem = picks.name.removesuffix(".editor-picks.json")
+            data = folder / "raw" / f"{stem}.jsonl"
+            if stem == APRIL or not data.exists():
+                continue
+            since, until = stem.removeprefix("pytorch-").split("_")
+            # The March picks list the consensus only: who else picked what is not known there.
+            picked = picked_numbers(picks) if "experts" in json.loads(picks.read_text(encoding="utf-8")) else None
+            name = f"week {since[5:]}..{until[5:]}"
+            found.append(Period(name, data, since, until, theme_stories(picks), picked))
     return found
 
 

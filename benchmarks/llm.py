@@ -32,7 +32,7 @@ from pytorch_insight.report.build import ReportOptions, build_report  # noqa: E4
 from pytorch_insight.store import LLMLedger, Store  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"
+DATA = ROOT / "tests" / "data" / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"  # kept with the tests
 
 
 def start_server() -> tuple[subprocess.Popen[bytes], str]:

@@ -99,11 +99,12 @@ def test_import_reads_standard_input(tmp_path: Path) -> None:
     data = b"\n".join([lines[0], b'{"title": "caf\xe9"}', lines[1], b"{oops", lines[2]]) + b"\n"
     result = insight(tmp_path, "import", "--db", db, "-", stdin=data)
     assert result.returncode == 0 and result.stdout == ""
-    assert result.stderr.splitlines() == [
-        "<stdin>:2: skipped: not valid UTF-8",
-        "<stdin>:4: skipped: not JSON (Expecting property name enclosed in double quotes at column 2)",
-        "imported 3 items from <stdin>; 2 lines skipped",
-    ]
+    lines = result.stderr.splitlines()
+    # The parser's own sentence in brackets is Python's json module's and may change; the line
+    # number, the verdict and the column are the project's.
+    assert lines[0] == "<stdin>:2: skipped: not valid UTF-8" and len(lines) == 3
+    assert lines[1].startswith("<stdin>:4: skipped: not JSON (") and lines[1].endswith(" at column 2)")
+    assert lines[2] == "imported 3 items from <stdin>; 2 lines skipped"
     assert Store.open(db).count_items() == 3
 
 

@@ -20,33 +20,33 @@ import click
 from sqlalchemy.exc import SQLAlchemyError
 
 from pytorch_insight import __version__
-from pytorch_insight.analysis.llm import LLMAnalyser
+from pytorch_insight.cli_reports import (
+    build_window_report,
+    deliver_window,
+    json_option,
+    publish,
+    publish_for_targets,
+    remember,
+    report_options,
+    report_output,
+    window_reports,
+)
 from pytorch_insight.collect import SOURCE_NAMES, build_sources, run_collection
-from pytorch_insight.config import Settings, load_settings, with_llm
+from pytorch_insight.config import Settings, load_settings
 from pytorch_insight.console import plural, print_json, print_statuses, progress_display
-from pytorch_insight.deliver.dispatch import Outcome, Status, deliver, select_targets
-from pytorch_insight.errors import ConfigError, InsightError, NoItemsError, StoreError
+from pytorch_insight.deliver.dispatch import Outcome, Status, select_targets
+from pytorch_insight.errors import ConfigError, InsightError, NoItemsError
 from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
 from pytorch_insight.model import CoverageStatus, SourceStatus
+from pytorch_insight.offline import offline_window
 from pytorch_insight.pipeline.severity import MODEL_ENV
 from pytorch_insight.redact import redact
-from pytorch_insight.report.build import ReportOptions
-from pytorch_insight.report.followup import record
 from pytorch_insight.report.i18n import LANGUAGES
-from pytorch_insight.report.model import Report
-from pytorch_insight.report.render import render_html, render_markdown
-from pytorch_insight.report.stored import stored_report
-from pytorch_insight.report.write import FORMATS, parse_formats, write_report
-from pytorch_insight.store import LLMLedger, Store, describe_error, may_write
+from pytorch_insight.store import Store, describe_error
 from pytorch_insight.window import Window, make_window, parse_day
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 INTERRUPTED = "interrupted: what was fetched is stored; run the same command again to continue"
-RENDERERS: dict[str, Callable[[Report], str]] = {
-    "md": render_markdown,
-    "html": render_html,
-    "json": lambda report: report.model_dump_json(indent=2) + "\n",
-}
 
 
 class Context:
@@ -57,7 +57,11 @@ class Context:
         self.workers = False  # --workers: the work goes to the workers' broker
 
     def open_store(self, readonly: bool = False) -> Store:
-        return Store.open(self.settings.db, readonly=readonly)
+        """The store, closed when the command ends however it ends (a writable SQLite store then
+        folds its write-ahead log into the database file)."""
+        store = Store.open(self.settings.db, readonly=readonly)
+        click.get_current_context().call_on_close(store.close)
+        return store
 
 
 @dataclass(frozen=True)
@@ -176,10 +180,6 @@ def workers_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
-def json_option(what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option("--json", "as_json", is_flag=True, help=f"Print {what} as JSON on stdout.")
-
-
 @cli.command()
 @window_options
 @source_option
@@ -237,166 +237,6 @@ def statuses_json(statuses: Sequence[SourceStatus]) -> list[dict[str, Any]]:
     return [status.model_dump(mode="json") for status in statuses]
 
 
-def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The options of the commands that write a report (`report`, `run`)."""
-    options = [
-        click.option(
-            "--format",
-            "formats",
-            help="Comma-separated output formats: md, html, json (default: all three; md with --out -).",
-        ),
-        click.option("--lang", type=click.Choice(LANGUAGES), default="zh", show_default=True, help="Report language."),
-        click.option(
-            "--out",
-            type=click.Path(path_type=Path, file_okay=False, allow_dash=True),
-            default=Path("reports"),
-            show_default=True,
-            help="Folder the report files, index.html and feed.xml are written to; '-' writes one format to stdout.",
-        ),
-        click.option(
-            "--site",
-            type=click.Path(path_type=Path, file_okay=False),
-            help="Keep a static site in this folder instead of --out: the report pages (html and json always), "
-            "index.html, feed.xml and .nojekyll, ready for GitHub Pages or any web server.",
-        ),
-        click.option(
-            "--reader", help="Reader profile that drives the ranking (default: the profile's default reader)."
-        ),
-        click.option(
-            "--focus",
-            "focus_size",
-            type=click.IntRange(0, 100),
-            default=12,
-            show_default=True,
-            help="Items in the focus list.",
-        ),
-        click.option(
-            "--deep",
-            "deep_size",
-            type=click.IntRange(0, 100),
-            default=5,
-            show_default=True,
-            help="Focus items that get a deep analysis.",
-        ),
-        click.option(
-            "--llm",
-            "llm_model",
-            help="Write the analysis with this model (any OpenAI-compatible server: "
-            "OPENAI_BASE_URL, OPENAI_API_KEY); default: the rule analyser, or the config file's [llm].",
-        ),
-        click.option("--llm-budget", type=click.IntRange(0), help="Most tokens the model may spend on one report."),
-        click.option("--llm-concurrency", type=click.IntRange(1, 32), help="Model calls at once."),
-        click.option(
-            "--downstream",
-            type=click.Path(path_type=Path, file_okay=False, exists=True),
-            help="A local checkout to search for uses of what the focus PRs touch.",
-        ),
-        json_option("the written paths"),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
-
-
-@dataclass(frozen=True)
-class Output:
-    """Where a report goes: files in a folder, or one format on stdout (`--out -`)."""
-
-    out: Path
-    formats: tuple[str, ...]
-    as_json: bool
-    site: bool = False
-
-    @property
-    def to_stdout(self) -> bool:
-        return str(self.out) == "-"
-
-
-def report_output(out: Path, formats: str | None, as_json: bool, site: Path | None = None) -> Output:
-    """Checked before any work, so a usage mistake costs no collection."""
-    if site is not None:
-        given = click.get_current_context().get_parameter_source("out") is click.core.ParameterSource.COMMANDLINE
-        if given:
-            raise ConfigError("--site and --out both name where the report goes: use one of them")
-        return Output(site, parse_formats(formats) if formats else FORMATS, as_json, site=True)
-    to_stdout = str(out) == "-"
-    wanted = parse_formats(formats) if formats else ("md",) if to_stdout else FORMATS
-    if to_stdout and len(wanted) > 1:
-        raise ConfigError("--out - writes one format to stdout: choose it with --format md, html or json")
-    if to_stdout and as_json:
-        raise ConfigError("--out - and --json both write to stdout: use one of them")
-    return Output(out, wanted, as_json)
-
-
-def build_window_report(
-    ctx: Context,
-    store: Store,
-    window: Window,
-    *,
-    lang: str,
-    reader: str | None,
-    focus_size: int,
-    deep_size: int,
-    downstream: Path | None,
-    llm_model: str | None,
-    llm_budget: int | None,
-    llm_concurrency: int | None,
-) -> Report:
-    """Rank, link and classify the stored items of a window into the report (no network but the model's)."""
-    profile = ctx.settings.profile
-    reader_profile = profile.reader(reader)
-    options = ReportOptions(lang=lang, focus_size=focus_size, deep_size=deep_size, downstream=downstream)
-    llm = with_llm(ctx.settings, llm_model, llm_budget, llm_concurrency).llm
-    if llm is not None:
-        role = reader_profile.role.zh if lang == "zh" else reader_profile.role.en
-        if ctx.workers:  # each focus item's model call is a task (Celery is loaded only then)
-            from pytorch_insight.workers.analysis import worker_analyser
-
-            options.analyser = worker_analyser(ctx.settings, llm, LLMLedger(store), lang=lang, role=role)
-        else:
-            options.analyser = LLMAnalyser(llm, LLMLedger(store), lang=lang, role=role)
-    # The follow-up rebuilds an unrecorded previous week by the rules alone, never the model.
-    return stored_report(store, window, profile, reader_profile, options)[0]
-
-
-def remember(ctx: Context, store: Store, document: Report) -> None:
-    """Record what the report showed for the next window's follow-up. `report` reads the database
-    read-only, so it writes this through a short writable open when it may; a database it cannot
-    write gets a note, and the report stands (the next week then rebuilds this one from the items)."""
-    try:
-        if not store.readonly:
-            record(store, document)
-        elif may_write(ctx.settings.db):
-            writer = ctx.open_store()
-            try:
-                record(writer, document)
-            finally:
-                writer.close()
-        else:
-            raise StoreError("the database is read-only")
-    except StoreError as exc:
-        if not ctx.quiet:
-            click.echo(f"note: focus list not recorded for next week's follow-up: {exc}", err=True)
-
-
-def publish(ctx: Context, document: Report, output: Output) -> dict[str, Any]:
-    """Write the report; the written paths go to stdout (unless --json: returned for its document)."""
-    if output.to_stdout:
-        click.echo(RENDERERS[output.formats[0]](document), nl=False)
-        paths: list[Path] = []
-    else:
-        paths = write_report(
-            document, output.out, output.formats, ctx.settings.profile.reader(None).id, site=output.site
-        )
-        if not output.as_json:
-            for path in paths:
-                click.echo(str(path))
-    high = document.stats.get("high", 0)
-    if not ctx.quiet:
-        click.echo(f"report: {plural(len(document.items), 'item')}, {high} high priority", err=True)
-    return {"written": [str(path) for path in paths], "items": len(document.items), "high_priority": high}
-
-
 @cli.command()
 @window_options
 @report_options
@@ -431,6 +271,12 @@ def report(
 @click.option(
     "--deliver", "deliver_after", is_flag=True, help="Then send the report to the config's [[delivery]] targets."
 )
+@click.option(
+    "--offline",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Import this item JSONL file instead of collecting (no network); without --since/--until the "
+    "report covers the last 7 days the file has activity in.",
+)
 @workers_option
 @common_options
 def run(
@@ -443,23 +289,33 @@ def run(
     formats: str | None,
     as_json: bool,
     deliver_after: bool,
+    offline: Path | None,
     use_workers: bool,
     **options: Any,
 ) -> None:
     """The main job: collect the window from every source, then write its report (and deliver it)."""
-    window = make_window(since, until)
+    if offline is not None and (source_names or use_workers):
+        raise ConfigError("--offline reads its items from the file: it takes no --source or --workers")
+    window = offline_window(offline, since, until) if offline is not None else make_window(since, until)
     ctx.workers = use_workers
     output = report_output(out, formats, as_json, site)
     if deliver_after:
         select_targets(ctx.settings, ())  # a missing [[delivery]] section fails before any work
     store = ctx.open_store()
-    statuses = collect_window(ctx, store, window, source_names or SOURCE_NAMES, table=not as_json)
+    if offline is not None:
+        imported = import_file(store, offline)
+        report_import(ctx, str(offline), imported)
+        statuses: list[SourceStatus] = []
+    else:
+        statuses = collect_window(ctx, store, window, source_names or SOURCE_NAMES, table=not as_json)
     failure = collection_failure(statuses)
     result: dict[str, Any] = window_json(window) | {"sources": statuses_json(statuses)}
     try:
         document = build_window_report(ctx, store, window, **options)
         result |= publish(ctx, document, output)
         remember(ctx, store, document)
+        reports = window_reports(ctx, store, window, options, document)
+        result["written"] += publish_for_targets(ctx, document, output, reports)
     except NoItemsError:
         # Right after a collection, "run collect first" would mislead: say why nothing came.
         if as_json:
@@ -468,7 +324,6 @@ def run(
         fail(f"error: {reason}", 1)
     outcomes: list[Outcome] = []
     if deliver_after:
-        reports = window_reports(ctx, store, window, options, document)
         outcomes = deliver_window(ctx, select_targets(ctx.settings, ()), reports, store, options["lang"], False)
         result["deliveries"] = [outcome.as_json() for outcome in outcomes]
     if as_json:
@@ -477,45 +332,6 @@ def run(
         fail(f"error: {failure}", 1)
     if any(outcome.status is Status.FAILED for outcome in outcomes):
         sys.exit(1)
-
-
-def window_reports(
-    ctx: Context, store: Store, window: Window, options: dict[str, Any], built: Report | None = None
-) -> Callable[[str, str | None], Report]:
-    """The window's report in each language and for each reader a delivery target asks for, each
-    built once (`built`: the one already written)."""
-    cache: dict[tuple[str, str], Report] = {}
-    if built is not None:
-        cache[(built.lang, built.reader)] = built
-
-    def report_for(lang: str, reader: str | None) -> Report:
-        reader_id = ctx.settings.profile.reader(reader or options.get("reader")).id
-        if (lang, reader_id) not in cache:
-            wanted = options | {"lang": lang, "reader": reader_id}
-            cache[(lang, reader_id)] = build_window_report(ctx, store, window, **wanted)
-        return cache[(lang, reader_id)]
-
-    return report_for
-
-
-def deliver_window(
-    ctx: Context,
-    targets: Sequence[Any],
-    report_for: Callable[[str, str | None], Report],
-    store: Store,
-    lang: str,
-    force: bool,
-) -> list[Outcome]:
-    """Deliver, then one line per target on stderr: failures always, the rest unless -q."""
-    outcomes = deliver(targets, report_for, store, ctx.settings, default_lang=lang, force=force, env=os.environ)
-    for outcome in outcomes:
-        where = f"{outcome.target} ({outcome.kind})"
-        if outcome.status is Status.FAILED:
-            click.echo(f"error: delivery to {where} failed: {outcome.note}", err=True)
-        elif not ctx.quiet:
-            verb = "delivered to" if outcome.status is Status.SENT else "skipped"
-            click.echo(f"{verb} {where}" + (f": {outcome.note}" if outcome.note else ""), err=True)
-    return outcomes
 
 
 @cli.command(name="deliver")
@@ -678,11 +494,24 @@ def export_command(ctx: Context, path: Path, since: str | None, until: str | Non
 
 @cli.command(name="mcp")
 @click.option("--http", "http_port", type=click.IntRange(1, 65535), help="Serve streamable HTTP on this port, at /mcp.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address --http listens on (no authentication).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address --http listens on; any but loopback needs PYTORCH_INSIGHT_MCP_TOKEN (a bearer token).",
+)
+@click.option(
+    "--allow-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Another name clients reach the server by (its Host header is checked; repeatable).",
+)
 @click.option("--lang", type=click.Choice(LANGUAGES), default="zh", show_default=True, help="Language of report text.")
 @click.option("--reader", help="Reader profile that drives the ranking (default: the profile's default reader).")
 @common_options
-def mcp_command(ctx: Context, http_port: int | None, host: str, lang: str, reader: str | None) -> None:
+def mcp_command(
+    ctx: Context, http_port: int | None, host: str, allowed_hosts: tuple[str, ...], lang: str, reader: str | None
+) -> None:
     """Serve the store read-only over the Model Context Protocol (stdio; --http PORT for HTTP)."""
     # Imported here: the SDK and its web stack take longer to import than the rest of the tool.
     from pytorch_insight.serve.mcp_server import serve
@@ -690,7 +519,8 @@ def mcp_command(ctx: Context, http_port: int | None, host: str, lang: str, reade
 
     queries = Queries(ctx.open_store(readonly=True), ctx.settings.profile, lang=lang, reader=reader)
     try:
-        serve(queries, http_port, host, quiet=ctx.quiet)
+        token = os.environ.get("PYTORCH_INSIGHT_MCP_TOKEN") or None
+        serve(queries, http_port, host, quiet=ctx.quiet, token=token, allowed_hosts=allowed_hosts)
     except KeyboardInterrupt:  # Ctrl-C is how a server is stopped
         pass
 

@@ -142,6 +142,7 @@ class Store:
         self.engine = engine
         self.readonly = readonly
         self._writer = engine.execution_options(**{_WRITES: True})
+        self._closed = False
 
     @classmethod
     def open(cls, db: str, readonly: bool = False) -> Store:
@@ -171,7 +172,19 @@ class Store:
         return store
 
     def close(self) -> None:
-        """Close the pooled connections (the last SQLite connection also folds the WAL back in)."""
+        """Close the pooled connections. A writable SQLite store first folds its write-ahead log
+        into the database file: the last connection would do it too, but only if it is the last
+        (a read-only one of the same process may still be open), and a copy of the `.db` file
+        alone must hold everything written."""
+        if self._closed:
+            return
+        self._closed = True
+        if not self.readonly and self.engine.dialect.name == "sqlite":
+            try:
+                with self.engine.connect() as connection:
+                    connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            except SQLAlchemyError:
+                pass  # a busy database folds the log at a later close; nothing is lost meanwhile
         self.engine.dispose()
 
     # -- migrations ------------------------------------------------------------------------------

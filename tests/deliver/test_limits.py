@@ -45,7 +45,7 @@ def huge_report() -> Report:
 def test_shrinking_keeps_the_title_and_link_to_the_end() -> None:
     digest = digest_of(huge_report(), 30, LINK)
     versions = list(shrinking(digest))
-    assert versions[0] is digest and versions[-1].entries == () and versions[-1].overview == ""
+    assert versions[0] is digest and versions[-1].entries == () and versions[-1].overview == ()
     assert all(version.link == LINK and version.title == digest.title for version in versions)
     assert [len(v.entries) for v in versions][-3:] == [3, 1, 0]
 

@@ -120,14 +120,19 @@ def test_two_consecutive_shared_weeks_follow_up_every_focus_item(
         area: (now.get(area, 0), before.get(area, 0), now.get(area, 0) - before.get(area, 0))
         for area in set(now) | set(before)
     }
-    assert changes["rocm"] == (6, 117, -111) and changes["xpu"] == (2, 0, 2)
+    # One per-area count in the whole report: the follow-up's table is the chart's and the
+    # coverage table's (a duplicate counted once), not a second count beside them.
+    assert {a["id"]: a["items"] for a in second["coverage"]["areas"] if a["items"]} == {
+        area: count for area, count in now.items() if count
+    }
+    assert changes["rocm"] == (6, 114, -108) and changes["xpu"] == (2, 0, 2)
     stem = "2026-04-14_2026-04-20" + ("" if reader == "generalist" else f".{reader}") + ".en"
     markdown = (tmp_path / "out" / f"{stem}.md").read_text()
     html = (tmp_path / "out" / f"{stem}.html").read_text()
-    assert "### Since last week" in markdown and "| AMD ROCm | 6 | 117 | ▼ 111 |" in markdown
+    assert "### Since last week" in markdown and "| AMD ROCm | 6 | 114 | ▼ 108 |" in markdown
     assert "| Intel XPU | 2 | 0 | ▲ 2 |" in markdown
     assert "still open; no fix PR in the collected data" in markdown
-    assert 'id="follow-up"' in html and "▼ 111" in html and "▲ 2" in html
+    assert 'id="follow-up"' in html and "▼ 108" in html and "▲ 2" in html
 
 
 def test_changes_stored_between_the_weeks_are_followed_up(
@@ -182,7 +187,14 @@ def test_changes_stored_between_the_weeks_are_followed_up(
     assert "state: merged" in evidence[KINETO_1359] and any("Fixes #1359" in q for q in evidence[KINETO_1359])
     assert "state: merged" in evidence[TITAN_2868]
     assert by_id[KINETO_1359]["text"] == "fixed since: pytorch/kineto#1370 merged"
-    assert by_id[TITAN_2868]["text"] == "regressed: the fix was reverted (pytorch/torchtitan#2990)"
+    assert by_id[TITAN_2868]["text"] == (
+        "regressed: the fix was reverted (pytorch/torchtitan#2990); priority dropped: medium → low"
+    )
+    assert by_id[TITAN_2868]["dropped"] and not by_id[TITAN_2868]["escalated"]
+    assert by_id[TITAN_2868]["next_step"] == "next: follow the revert pytorch/torchtitan#2990 and its reland"
+    # A fixed item is never "escalated", whatever its score did; every item has a next step.
+    assert not by_id[KINETO_1359]["escalated"] and by_id[KINETO_1359]["next_step"].startswith("next: check that")
+    assert all(item["next_step"] for item in second["follow_up"]["items"])
 
 
 @pytest.mark.parametrize(
@@ -195,8 +207,13 @@ def test_changes_stored_between_the_weeks_are_followed_up(
         ),
         # Closed without any fix PR in the data.
         ({"state": "closed"}, ("closed", "closed since; the collected data shows no landed fix", False)),
+        # Fixed since, and its priority rose with the label: fixed, not "escalated".
+        (
+            {"fix_state": "merged", "labels": ["bug", "module: rocm", "high priority"]},
+            ("fixed", "fixed since: pytorch/kineto#1370 merged", False),
+        ),
     ],
-    ids=["open-fix-escalated", "closed-no-fix"],
+    ids=["open-fix-escalated", "closed-no-fix", "fixed-not-escalated"],
 )
 def test_an_open_issue_followed_up(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str, change: dict[str, Any], expected: tuple[str, str, bool]
@@ -225,7 +242,9 @@ def test_an_open_issue_followed_up(
     item = next(item for item in second["follow_up"]["items"] if item["id"] == KINETO_1359)
     status, text, escalated = expected
     assert (item["status"], item["escalated"]) == (status, escalated)
-    assert item["text"].startswith(text)
+    assert item["text"].startswith(text) and item["next_step"].startswith("next: ")
+    if status == "fixed":
+        assert item["priority_now"] == "high" and "escalated" not in item["text"]
     if escalated:
         assert (item["priority_then"], item["priority_now"]) == ("medium", "high")
         assert "escalated: priority medium → high" in item["text"]
@@ -279,7 +298,7 @@ def test_the_snapshot_is_language_independent_and_replaced_by_a_later_report(
     snapshot = Snapshot.model_validate(row)
     assert [entry.id for entry in snapshot.focus] == [PR_179930, KINETO_1359]  # the later (zh, --focus 2) one
     assert snapshot.focus[1].areas == ["rocm"] and snapshot.focus[1].fix_state == "none"
-    assert snapshot.areas["rocm"] == 117
+    assert snapshot.areas["rocm"] == 114
 
 
 def test_dates_set_an_item_back_and_windows_follow_each_other() -> None:
@@ -288,7 +307,8 @@ def test_dates_set_an_item_back_and_windows_follow_each_other() -> None:
     assert (as_of(item, end).state, as_of(item, end).merged) == ("open", None)
     assert as_of(item, make_window("2026-04-14", "2026-04-20").end) is item
     undated = item_from_line(row_of(PR_180270))
-    assert as_of(undated, end) is undated  # no date: as collected
+    assert as_of(undated, end).state == "closed"  # no close date: the state as collected
+    assert [c.date for c in as_of(undated, end).comments] == []  # its one comment came on 2026-04-14
     earlier = previous_window(make_window("2026-04-14", "2026-04-20"))
     assert (earlier.since.isoformat(), earlier.until.isoformat()) == ("2026-04-07", "2026-04-13")
 
@@ -329,3 +349,107 @@ def test_site_and_out_together_are_one_usage_error(capsys: pytest.CaptureFixture
     assert code == 2 and stdout == ""
     assert err == "error: --site and --out both name where the report goes: use one of them\n"
     assert not (tmp_path / "s").exists()
+
+
+def test_each_week_is_told_as_of_its_end_and_the_next_says_what_changed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str
+) -> None:
+    # Collected after both weeks: #179930 merged in the second week, with a review written then.
+    late_review = {"author": "reviewer", "date": "2026-04-16T08:00:00Z", "kind": "review", "body": "Ship it."}
+    row = row_of(PR_179930)
+    save(db, row | {"state": "merged", "merged": "2026-04-15T10:00:00Z", "comments": [*row["comments"], late_review]})
+
+    first = report(capsys, db, tmp_path / "out", WEEK_1, "--reader", "compiler")
+    then = next(item for item in first["items"] if item["id"] == PR_179930)
+    assert then["state"] == "open"  # as of 2026-04-13: the merge came later
+    entry = next(entry for entry in first["focus"] if entry["id"] == PR_179930)
+    assert entry["analysis"]["fix_state"] != "merged"
+    assert all("2026-04-15" not in evidence["quote"] for evidence in entry["evidence"])
+
+    second = report(capsys, db, tmp_path / "out", WEEK_2, "--reader", "compiler")
+
+    assert second["follow_up"]["basis"] == "stored"
+    item = next(item for item in second["follow_up"]["items"] if item["id"] == PR_179930)
+    assert (item["status"], item["fix_state_then"], item["fix_state_now"]) == ("merged", "open", "merged")
+    assert "state: merged (merged 2026-04-15T10:00:00Z)" in [evidence["quote"] for evidence in item["evidence"]]
+
+
+def test_a_reopening_after_the_window_is_undone_and_later_comments_dropped() -> None:
+    item = item_from_line(
+        row_of(PR_180270)
+        | {
+            "state": "open",
+            "comments": [{"author": "a", "date": "2026-04-10", "body": "x"}, {"author": "b", "date": "2026-04-15"}],
+            "timeline_refs": [
+                {"event": "closed", "date": "2026-04-11T09:00:00Z"},
+                {"event": "reopened", "date": "2026-04-15T09:00:00Z"},
+            ],
+        }
+    )
+    then = as_of(item, make_window("2026-04-07", "2026-04-13").end)
+    assert then.state == "closed" and [c.author for c in then.comments] == ["a"]
+    assert as_of(item, make_window("2026-04-14", "2026-04-20").end).state == "open"
+
+
+def test_an_item_of_this_week_that_speaks_of_last_weeks_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str
+) -> None:
+    report(capsys, db, tmp_path / "out", WEEK_1, "--reader", "compiler")
+    # A PR of the second week saying last week's change broke a path, reviewed in that week.
+    save(
+        db,
+        {
+            "repo": "pytorch/pytorch",
+            "number": 181500,
+            "kind": "pull_request",
+            "state": "open",
+            "title": "[ROCm] Restore the addmm bias path",
+            "author": "someone",
+            "created": "2026-04-16",
+            "body": "The change in #179930 broke the ROCm addmm bias path for fp16 inputs. This restores it.",
+            "comments": [{"author": "reviewer", "date": "2026-04-17", "kind": "review", "body": "Looks right."}],
+            "url": "https://github.com/pytorch/pytorch/pull/181500",
+        },
+    )
+
+    second = report(capsys, db, tmp_path / "out", WEEK_2, "--reader", "compiler")
+
+    item = next(item for item in second["follow_up"]["items"] if item["id"] == PR_179930)
+    assert item["related"] == ["#181500"] and "mentioned since by #181500" in item["text"]
+    quote = next(e for e in item["evidence"] if e["item"] == "github:pytorch/pytorch#181500")["quote"]
+    assert quote.startswith("The change in #179930 broke the ROCm addmm bias path")
+    others = [i for i in second["follow_up"]["items"] if i["id"] != PR_179930]
+    assert all(not i["related"] for i in others)
+
+
+def test_a_timeline_names_a_pr_as_it_stood_at_the_windows_end(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str
+) -> None:
+    # Collected later: the issue's timeline says #1370 is merged; it merged after the first week.
+    cross = {
+        "event": "cross-referenced",
+        "repo": "pytorch/kineto",
+        "number": 1370,
+        "kind": "pull_request",
+        "state": "merged",
+        "title": "Finalize the rocprofiler context",
+        "date": "2026-04-10T09:00:00Z",
+    }
+    pr = {
+        "repo": "pytorch/kineto",
+        "number": 1370,
+        "kind": "pull_request",
+        "state": "merged",
+        "merged": "2026-04-15T10:00:00Z",
+        "title": "Finalize the rocprofiler context",
+        "author": "someone",
+        "created": "2026-04-02",
+        "body": "Finalize the context before exit.",
+        "url": "https://github.com/pytorch/kineto/pull/1370",
+    }
+    save(db, row_of(KINETO_1359) | {"timeline_refs": [cross]}, pr)
+
+    first = report(capsys, db, tmp_path / "out", WEEK_1)
+    entry = next(entry for entry in first["focus"] if entry["id"] == KINETO_1359)
+    assert entry["analysis"]["fix_state"] == "referenced"
+    assert entry["analysis"]["fix_ref_states"] == {"github:pytorch/kineto#1370": "open"}  # merged only later

@@ -67,4 +67,4 @@ def test_the_follow_up_fits_a_desktop_and_a_phone(
         screenshot(devtools, tmp_path / f"follow-up-{lang}-{screen}.png", selector="#follow-up")
         assert outside == [], (screen, outside[:10])
         shown = devtools.evaluate("document.querySelector('#follow-up').innerText")
-        assert "▼ 111" in shown and LONG_IDENTIFIER in shown
+        assert "▼ 108" in shown and LONG_IDENTIFIER in shown

@@ -117,6 +117,8 @@ def test_stdio_lists_and_answers_every_tool_as_the_report_and_store_say(
             assert [entry["id"] for entry in report["focus"]] == [entry["id"] for entry in expected["focus"]]
             assert report["overview"] == expected["overview"] and report["stats"] == expected["stats"]
             assert report["items_total"] == len(rows) and "items" not in report
+            # with the follow-up of the week before, as the report command writes it
+            assert report["follow_up"] == expected["follow_up"] and expected["follow_up"]["items"]
 
             people = await call(client, "key_contributors", page_size=50)
             assert [p["login"] for p in people["contributors"]] == [p["login"] for p in expected["contributors"]]
@@ -142,5 +144,6 @@ def test_stdio_lists_and_answers_every_tool_as_the_report_and_store_say(
             assert latest["window"] == window and latest["focus"] == report["focus"]
             markdown = (await client.read_resource("insight://reports/latest.md")).contents[0].text
             assert markdown.startswith("# ") and lead["title"] in markdown
+            assert "### Since last week" in markdown and expected["follow_up"]["items"][0]["ref"] in markdown
 
     anyio.run(scenario)

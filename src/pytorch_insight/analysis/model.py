@@ -10,7 +10,10 @@ from pydantic import BaseModel, Field
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.pipeline import Assessment
 
-FixState = Literal["none", "open", "landed", "merged", "reverted", "closed", "referenced", "tracking"]
+# `unconfirmed`: an issue still open whose fix PRs are all closed without a landing in the data
+# (PyTorch lands through a bot, so a closed PR may or may not have landed); the issue is not
+# closed, so it must never read as "closed".
+FixState = Literal["none", "open", "landed", "merged", "reverted", "closed", "unconfirmed", "referenced", "tracking"]
 
 
 class Comparison(BaseModel):

@@ -363,7 +363,10 @@ def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixStat
         reverted = [fix for fix in fixes if any(r.type == "reverted_by" for r in fix.relations)]
         return ("reverted", refs) if reverted and len(reverted) == len(fixes) else ("landed", refs)
     if fixes:
-        return ("open", refs) if any(fix.item.state == "open" for fix in fixes) else ("closed", refs)
+        if any(fix.item.state == "open" for fix in fixes):
+            return "open", refs
+        # The item's own state, not its fix PRs', says whether it is closed.
+        return ("closed", refs) if item.state in ("closed", "merged", "landed") else ("unconfirmed", refs)
     if timeline_prs(item):
         return "referenced", list(timeline_prs(item))
     tracked = [r.target for r in assessment.relations if r.type == "tracks"]

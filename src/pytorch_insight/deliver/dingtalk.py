@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from pytorch_insight.deliver.job import DeliveryError, Job, joined, largest_fitting
-from pytorch_insight.deliver.message import Digest, Entry
+from pytorch_insight.deliver.message import Digest, Entry, Paragraph
 from pytorch_insight.deliver.post import answer_text, host_of, post
 
 # DingTalk asks for short robot messages; its markdown text is kept under 20,000 bytes.
@@ -32,6 +32,13 @@ def escape(text: str) -> str:
     return MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
+def paragraph(part: Paragraph, lang: str) -> str:
+    """A paragraph in DingTalk markdown: the lead-in bold, the text escaped."""
+    if not part.lead:
+        return escape(part.text)
+    return f"**{escape(part.lead)}**{'：' if lang == 'zh' else ': '}{escape(part.text)}"
+
+
 def entry_line(entry: Entry) -> str:
     ref = f"[{escape(entry.ref)}]({entry.url.translate(URL_ESCAPES)})" if entry.url else escape(entry.ref)
     line = f"- {entry.label} **{ref}** {escape(entry.title)}"
@@ -47,7 +54,8 @@ def markdown(digest: Digest) -> dict[str, Any]:
         (
             f"### {escape(digest.heading)}",
             escape(digest.totals),
-            escape(digest.overview),
+            # one block per paragraph: a blank line between them, as markdown needs
+            "\n\n".join(paragraph(part, digest.lang) for part in digest.overview),
             f"**{digest.word('top')}**\n\n{items}" if items else "",
             " · ".join(footer),
         )

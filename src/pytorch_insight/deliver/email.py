@@ -36,7 +36,7 @@ def message(job: Job, *, whole: bool = True) -> EmailMessage:
         mail.add_alternative(render_html(job.report), subtype="html")
     else:
         lines = [f"- {e.label} {e.ref} {e.title}" + (f" {e.url}" if e.url else "") for e in digest.entries]
-        mail.set_content(joined((digest.totals, digest.overview, "\n".join(lines), digest.link or "")) + "\n")
+        mail.set_content(joined((digest.totals, digest.overview_text, "\n".join(lines), digest.link or "")) + "\n")
     return mail
 
 
@@ -76,6 +76,13 @@ def send(job: Job) -> str:
         raise DeliveryError(f"{host} answered {exc.smtp_code}: {_text(exc.smtp_error)}") from None
     except smtplib.SMTPNotSupportedError:
         raise DeliveryError(f'{host} does not offer STARTTLS: use security = "ssl", or a server that does') from None
+    except ssl.SSLCertVerificationError as exc:
+        # Said in the project's words (OpenSSL's own reason follows): what to fix is the trust.
+        why = exc.verify_message or exc.reason or "unverified"
+        raise DeliveryError(
+            f"TLS with {host}:{port} failed: the server's certificate is not trusted ({why}); "
+            "set ca_file to the CA that signed it"
+        ) from None
     except ssl.SSLError as exc:
         raise DeliveryError(f"TLS with {host}:{port} failed: {exc.reason or exc}") from None
     except (smtplib.SMTPException, OSError) as exc:

@@ -45,8 +45,13 @@ def entry_elements(entry: Entry) -> list[dict[str, Any]]:
 
 def card(digest: Digest) -> dict[str, Any]:
     elements: list[dict[str, Any]] = [plain(digest.totals)]
-    if digest.overview:
-        elements.append(plain(digest.overview))
+    for paragraph in digest.overview:
+        # The lead-in in lark_md's bold (profile text, its markup characters dropped); the
+        # paragraph itself as plain text, never read as markup.
+        if paragraph.lead:
+            lead = paragraph.lead.translate(LARK_MD_SPECIAL)
+            elements.append({"tag": "div", "text": {"tag": "lark_md", "content": f"**{lead}**"}})
+        elements.append(plain(paragraph.text))
     if digest.entries:
         elements += [{"tag": "hr"}, {"tag": "div", "text": {"tag": "lark_md", "content": f"**{digest.word('top')}**"}}]
         for entry in digest.entries:

@@ -1,10 +1,16 @@
 """What a chat message says about a report, in any platform's shape: title, totals, overview, the
 top items with their priority and link, and the link to the full report. `shrinking` gives ever
-smaller versions of it, so each platform sends the largest one that fits its limits."""
+smaller versions of it, so each platform sends the largest one that fits its limits.
+
+This is the one document model every platform renders: plain text everywhere, and the only
+markup, an overview paragraph's bold lead-in (its area's name), as a field of its own. Each
+platform writes that in its own syntax (Slack mrkdwn, Feishu lark_md, DingTalk markdown) and
+escapes the text for it; no Markdown of the report reaches a chat as characters."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -26,6 +32,19 @@ TITLE_LIMIT = 200
 LINE_LIMIT = 280
 
 
+# An overview paragraph of the report: "**<area>**: <text>" (i18n `area_paragraph`).
+LEAD_IN = re.compile(r"\*\*(?P<lead>[^*\n]+)\*\*\s*[:：]\s*")
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    lead: str  # a bold lead-in (the area's name), or ""
+    text: str  # plain text
+
+    def plain(self, lang: str) -> str:
+        return f"{self.lead}{'：' if lang == 'zh' else ': '}{self.text}" if self.lead else self.text
+
+
 @dataclass(frozen=True)
 class Entry:
     priority: str  # high / medium / low
@@ -42,7 +61,7 @@ class Digest:
     title: str
     window: str
     totals: str
-    overview: str
+    overview: tuple[Paragraph, ...]
     entries: tuple[Entry, ...]
     omitted: int  # focus items left out of the message
     high: int
@@ -54,6 +73,11 @@ class Digest:
     @property
     def heading(self) -> str:
         return shorten(f"{self.title} {self.window}", TITLE_LIMIT)
+
+    @property
+    def overview_text(self) -> str:
+        """The overview as plain text, paragraphs kept (mail, and text fallbacks)."""
+        return "\n\n".join(paragraph.plain(self.lang) for paragraph in self.overview)
 
 
 def report_link(report: Report, site_url: str | None, default_reader: str) -> str | None:
@@ -76,20 +100,45 @@ def digest_of(report: Report, items: int, link: str | None) -> Digest:
         )
         for entry in report.focus[:items]
     )
-    paragraphs = (
-        [report.overview.narrative] if report.overview.narrative else [theme.text for theme in report.overview.themes]
-    )
+    if report.overview.narrative:  # a model's prose: paragraphs of plain text
+        paragraphs = [Paragraph("", " ".join(p.split())) for p in report.overview.narrative.split("\n\n")]
+    else:
+        paragraphs = [paragraph_of(theme.text) for theme in report.overview.themes]
     return Digest(
         lang=report.lang,
         title=" ".join(report.title.split()),
         window=f"{report.window.since} – {report.window.until}",
         totals=report.overview.totals,
-        overview="\n\n".join(" ".join(p.split()) for p in paragraphs if p),
+        overview=tuple(paragraph for paragraph in paragraphs if paragraph.text or paragraph.lead),
         entries=entries,
         omitted=max(0, len(report.focus) - len(entries)),
         high=report.stats.get("high", 0),
         link=link,
     )
+
+
+def paragraph_of(text: str) -> Paragraph:
+    """A report paragraph in the document model: its bold lead-in apart, the rest as plain text."""
+    text = " ".join(text.split())
+    found = LEAD_IN.match(text)
+    return Paragraph(found.group("lead"), text[found.end() :]) if found else Paragraph("", text)
+
+
+def shortened(paragraphs: tuple[Paragraph, ...], limit: int) -> tuple[Paragraph, ...]:
+    """The first paragraphs within `limit` characters, the last one cut to fit."""
+    kept: list[Paragraph] = []
+    left = limit
+    for paragraph in paragraphs:
+        size = len(paragraph.lead) + len(paragraph.text) + 2
+        if size <= left:
+            kept.append(paragraph)
+            left -= size
+            continue
+        room = left - len(paragraph.lead) - 2
+        if room > 20:
+            kept.append(Paragraph(paragraph.lead, shorten(paragraph.text, room)))
+        break
+    return tuple(kept)
 
 
 def shrinking(digest: Digest) -> Iterator[Digest]:
@@ -98,11 +147,11 @@ def shrinking(digest: Digest) -> Iterator[Digest]:
     yield digest
     entries = tuple(replace(entry, line="") for entry in digest.entries)
     for limit in OVERVIEW_STEPS:
-        yield replace(digest, entries=entries, overview=shorten(digest.overview, limit) if limit else "")
+        yield replace(digest, entries=entries, overview=shortened(digest.overview, limit))
     count = len(entries)
     while count:
         count //= 2
-        yield replace(digest, entries=entries[:count], overview="", omitted=digest.omitted + len(entries) - count)
+        yield replace(digest, entries=entries[:count], overview=(), omitted=digest.omitted + len(entries) - count)
 
 
 def content_digest(report: Report) -> str:

@@ -5,10 +5,11 @@ a 4xx status."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pytorch_insight.deliver.job import DeliveryError, Job, joined, largest_fitting
-from pytorch_insight.deliver.message import Digest, Entry
+from pytorch_insight.deliver.message import Digest, Entry, Paragraph, shortened
 from pytorch_insight.deliver.post import answer_text, host_of, post
 from pytorch_insight.text import shorten
 
@@ -22,11 +23,34 @@ TEXT_LIMIT = 40_000
 # 13,000 characters by its users' measurements, undocumented): stay well below.
 BLOCKS_BUDGET = 12_000
 URL_ESCAPES = str.maketrans({char: f"%{ord(char):02X}" for char in "|<> "})
+# mrkdwn's formatting marks: *bold*, _italic_, ~strike~, `code`. Slack documents no escape for
+# them; a mark opens or closes only beside a space, punctuation or the end of the text, so a zero
+# width space on each side leaves it a plain character.
+MRKDWN_MARKS = re.compile(r"[*_~`]")
+ISOLATED = "\u200b\\g<0>\u200b"
 
 
 def escape(text: str) -> str:
-    """Slack's mrkdwn reads &, < and > as control characters; everything else is shown as it is."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text shown as it is in mrkdwn: &, < and > as the entities Slack documents, and the
+    formatting marks isolated so that a title like `*stars*` or `__init__` is never formatted."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return MRKDWN_MARKS.sub(ISOLATED, text)
+
+
+def paragraph(part: Paragraph) -> str:
+    """A paragraph in mrkdwn: its lead-in in Slack's bold (*single* asterisks), then the text."""
+    return f"*{escape(part.lead)}*: {escape(part.text)}" if part.lead else escape(part.text)
+
+
+def overview(digest: Digest) -> str:
+    """Totals and overview paragraphs (kept apart) in one section, shortened until it fits."""
+    paragraphs = digest.overview
+    while True:
+        text = joined((fitted(digest.totals, SECTION_LIMIT), *(paragraph(part) for part in paragraphs)))
+        if len(text) <= SECTION_LIMIT or not paragraphs:
+            return text
+        size = sum(len(part.lead) + len(part.text) for part in paragraphs)
+        paragraphs = shortened(paragraphs, size * 3 // 4)
 
 
 def fitted(text: str, limit: int) -> str:
@@ -57,7 +81,7 @@ def entry_text(entry: Entry) -> str:
 def payload(digest: Digest) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = [
         {"type": "header", "text": {"type": "plain_text", "text": shorten(digest.heading, HEADER_LIMIT)}},
-        section(fitted(joined((digest.totals, digest.overview)), SECTION_LIMIT)),
+        section(overview(digest)),
     ]
     if digest.entries:
         blocks += [{"type": "divider"}, section(f"*{escape(digest.word('top'))}*")]

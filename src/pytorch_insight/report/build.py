@@ -39,12 +39,11 @@ from pytorch_insight.report.narrative import Narrator
 from pytorch_insight.report.overview import OverviewWriter
 from pytorch_insight.report.people import PeopleWriter
 from pytorch_insight.report.rollup import repo_rollup
-from pytorch_insight.report.tally import counts, footer, stats
+from pytorch_insight.report.tally import FROM_GITHUB, counts, footer, stats
 from pytorch_insight.text import parse_body, shorten
 from pytorch_insight.window import Window
 
 KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
-FROM_GITHUB = ("issue", "pull_request", "rfc", "commit")
 WATCH_TITLE = 100
 ONE_LINE = 140
 RELATIONS_SHOWN = 8

@@ -14,27 +14,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.analysis.rules import fix_state
 from pytorch_insight.config import Profile, Reader
-from pytorch_insight.model import Item
 from pytorch_insight.pipeline import Assessment, assess
-from pytorch_insight.report.build import ReportOptions, build_report, counts
+from pytorch_insight.report.asof import as_of, items_as_of_end
+from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.i18n import Catalogue
+from pytorch_insight.report.mentions import mentions
 from pytorch_insight.report.model import AreaChange, Evidence, FollowUp, FollowUpItem, Report, WindowModel
+from pytorch_insight.report.tally import area_counts
 from pytorch_insight.store import Store
-from pytorch_insight.window import Window, parse_timestamp
+from pytorch_insight.window import Window
 
 LANDED = ("landed", "merged")
 # Fix states whose refs name changes (fix PRs, reverts, PRs in the timeline).
-CHANGE_STATES = ("open", "landed", "merged", "reverted", "closed", "referenced")
+CHANGE_STATES = ("open", "landed", "merged", "reverted", "closed", "unconfirmed", "referenced")
 RESOLVED_STATES = ("closed", "merged", "landed")
 PRIORITY_ORDER = {"low": 0, "medium": 1, "high": 2}
 TIMELINE_EVENTS = ("reopened", "closed")
+# Statuses of an item that still needs someone: only these can be "escalated".
+UNRESOLVED = ("open", "reopened", "regressed")
+RELATED_SHOWN = 3  # items of this window that speak of a followed item, named in its line
 
 
 class SnapshotEntry(BaseModel):
@@ -107,28 +111,6 @@ def previous_window(window: Window) -> Window:
     return Window(window.since - length, window.since - timedelta(days=1))
 
 
-def as_of(item: Item, moment: datetime) -> Item:
-    """The item as it stood at `moment`, as far as its dates tell: a merge or close dated later is
-    undone and later timeline events dropped; an undated state stays as collected."""
-    changes: dict[str, Any] = {}
-    for name in ("merged", "closed"):
-        when = parse_timestamp(getattr(item, name))
-        if when is not None and when >= moment:
-            changes[name] = None
-            changes["state"] = "open"
-    refs = (item.model_extra or {}).get("timeline_refs")
-    if isinstance(refs, list):
-        kept = [ref for ref in refs if not _dated_after(ref, moment)]
-        if len(kept) != len(refs):
-            changes["timeline_refs"] = kept
-    return item.model_copy(update=changes) if changes else item
-
-
-def _dated_after(ref: Any, moment: datetime) -> bool:
-    when = parse_timestamp(ref.get("date")) if isinstance(ref, dict) and isinstance(ref.get("date"), str) else None
-    return when is not None and when >= moment
-
-
 def earlier_snapshot(
     store: Store, window: Window, profile: Profile, reader: Reader, options: ReportOptions
 ) -> tuple[Snapshot | None, str, Window]:
@@ -139,7 +121,7 @@ def earlier_snapshot(
         snapshot = Snapshot.model_validate(row)
         shown = Window(datetime.fromisoformat(snapshot.since).date(), datetime.fromisoformat(snapshot.until).date())
         return snapshot, "stored", shown
-    items = [as_of(item, earlier.end) for item in store.items_in_window(earlier)]
+    items = items_as_of_end(store, earlier)
     if not items:
         return None, "none", earlier
     rebuilt = build_report(
@@ -170,7 +152,7 @@ def follow_up(
         return FollowUp(basis="none", previous=shown, text=t("fu_none", since=shown.since, until=shown.until))
     now = _now(store, ranked, snapshot, window, profile, reader)
     context = AnalysisContext(profile=profile, reader=reader, by_id=now)
-    judge = _Judge(t, context, snapshot)
+    judge = _Judge(t, context, snapshot, mentions(ranked, window))
     items = [judge.item(entry) for entry in snapshot.focus]
     key = "fu_stored" if basis == "stored" else "fu_computed"
     return FollowUp(
@@ -179,7 +161,7 @@ def follow_up(
         previous_generated_at=snapshot.generated_at if basis == "stored" else None,
         text=t(key, since=shown.since, until=shown.until, generated=snapshot.generated_at[:10]),
         items=items,
-        areas=area_changes(counts(ranked)["area"], snapshot.areas, profile, options.lang),
+        areas=area_changes(area_counts(ranked), snapshot.areas, profile, options.lang),
     )
 
 
@@ -198,8 +180,9 @@ def _now(
     missing = wanted - by_id.keys()
     if not missing:
         return by_id
-    extra = store.get_items(sorted(missing))
-    return _by_id(assess([a.item for a in ranked] + list(extra.values()), profile, reader.id, window=window))
+    # As of this window's end, like the window's own items: a later change is not "now" yet.
+    extra = [as_of(item, window.end) for item in store.get_items(sorted(missing)).values()]
+    return _by_id(assess([a.item for a in ranked] + extra, profile, reader.id, window=window))
 
 
 def _by_id(assessments: Sequence[Assessment]) -> dict[str, Assessment]:
@@ -212,8 +195,14 @@ def _by_id(assessments: Sequence[Assessment]) -> dict[str, Assessment]:
 class _Judge:
     """Where one previous focus item stands now, in words, with what supports it."""
 
-    def __init__(self, t: Catalogue, context: AnalysisContext, snapshot: Snapshot) -> None:
-        self.t, self.context, self.snapshot = t, context, snapshot
+    def __init__(
+        self,
+        t: Catalogue,
+        context: AnalysisContext,
+        snapshot: Snapshot,
+        mentioned: dict[str, list[tuple[str, str]]],
+    ) -> None:
+        self.t, self.context, self.snapshot, self.mentioned = t, context, snapshot, mentioned
 
     def ref(self, item_id: str) -> str:
         found = self.context.by_id.get(item_id)
@@ -244,7 +233,9 @@ class _Judge:
         )
         found = self.context.by_id.get(entry.id)
         if found is None:
-            return FollowUpItem(**base, status="missing", text=t("fu_missing"), evidence=[then])
+            return FollowUpItem(
+                **base, status="missing", text=t("fu_missing"), next_step=t("fu_next_missing"), evidence=[then]
+            )
         state, refs = fix_state(found, self.context)
         if state not in CHANGE_STATES:
             refs = []  # an umbrella's refs are the issues it tracks, not changes
@@ -256,11 +247,33 @@ class _Judge:
             "unchanged": "fu_unchanged_done" if entry.fix_state in LANDED else "fu_unchanged_closed",
             "open": "fu_open_fixing" if shown else "fu_open",
         }.get(status, f"fu_{status}")
-        text = t(key, refs=t.list_separator.join(shown) or "—")
+        refs_text = t.list_separator.join(shown) or "—"
+        text = t(key, refs=refs_text)
         new = [self.ref(ref) for ref in refs if ref not in entry.fix_refs and ref in self.context.by_id]
         if status == "open" and new:
             text += t.clause_separator + t("fu_new_fix", refs=t.list_separator.join(new))
-        escalated = PRIORITY_ORDER.get(found.priority, 0) > PRIORITY_ORDER.get(entry.priority, 0)
+        related = [
+            (source, quote)
+            for source, quote in self.mentioned.get(entry.id, [])
+            if source not in refs and source not in found.aliases and source != found.id
+        ][:RELATED_SHOWN]
+        if related:
+            text += t.clause_separator + t(
+                "fu_related", refs=t.list_separator.join(self.ref(source) for source, _ in related)
+            )
+            evidence += [
+                Evidence(claim=t("fu_related_claim", ref=self.ref(source)), item=source, quote=quote)
+                for source, quote in related
+            ]
+        rise = PRIORITY_ORDER.get(found.priority, 0) - PRIORITY_ORDER.get(entry.priority, 0)
+        # A fixed, merged or closed item whose score rose (this week's fix adds weight) is not
+        # "escalated": that word is for what still needs someone.
+        escalated = rise > 0 and status in UNRESOLVED
+        dropped = rise < 0
+        if dropped:
+            text += t.clause_separator + t(
+                "fu_dropped", then=t(f"priority_{entry.priority}"), now=t(f"priority_{found.priority}")
+            )
         if escalated:
             text += t.clause_separator + t(
                 "fu_escalated", then=t(f"priority_{entry.priority}"), now=t(f"priority_{found.priority}")
@@ -278,9 +291,12 @@ class _Judge:
             status=status,
             priority_now=found.priority,
             escalated=escalated,
+            dropped=dropped,
+            next_step=t(f"fu_next_{'open_fixing' if status == 'open' and shown else status}", refs=refs_text),
             fix_state_then=entry.fix_state,
             fix_state_now=state,
             fixes=shown,
+            related=[self.ref(source) for source, _ in related],
             text=text,
             evidence=evidence,
         )

@@ -46,6 +46,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "link": {"zh": "链接", "en": "Link"},
     "no_focus": {"zh": "本期没有进入重点关注的条目。", "en": "Nothing reached the focus list this period."},
     "col_title": {"zh": "标题", "en": "Title"},
+    "col_lang": {"zh": "语言", "en": "Language"},
     "col_date": {"zh": "日期", "en": "Date"},
     "col_area": {"zh": "领域", "en": "Area"},
     "col_priority": {"zh": "优先级", "en": "Priority"},
@@ -111,6 +112,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "fix_closed": {
         "zh": "GitHub 上已关闭，收集到的数据无法确认是否已合入{refs}",
         "en": "closed on GitHub; the collected data does not show whether it landed{refs}",
+    },
+    "fix_unconfirmed": {
+        "zh": "问题仍开放；其修复 PR 已在 GitHub 上关闭，收集到的数据无法确认是否已合入：{refs}",
+        "en": "still open; its fix PRs are closed on GitHub and the collected data does not show whether they "
+        "landed: {refs}",
     },
     "fix_referenced": {
         "zh": "窗口内没有修复 PR；其时间线显示引用它的 PR：{refs}",
@@ -278,6 +284,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "state_merged": {"zh": "已合入", "en": "merged"},
     "state_reverted": {"zh": "已回退", "en": "reverted"},
     "state_closed": {"zh": "已关闭，合入未确认", "en": "closed, landing unconfirmed"},
+    "state_unconfirmed": {
+        "zh": "仍开放，修复 PR 已关闭但未确认合入",
+        "en": "still open; its fix PR was closed without a confirmed landing",
+    },
     "state_referenced": {"zh": "有引用它的 PR", "en": "PRs reference it"},
     "state_tracking": {"zh": "跟踪中的问题尚未全部解决", "en": "tracked problems not all resolved"},
     "not_stated": {"zh": "来源未说明", "en": "not stated in the sources"},
@@ -377,6 +387,36 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "库中已没有该条目，无法判断现状",
         "en": "no longer in the store: where it stands cannot be told",
     },
+    "fu_related": {"zh": "本周提到它的：{refs}", "en": "mentioned since by {refs}"},
+    "fu_related_claim": {"zh": "{ref} 提到它", "en": "{ref} speaks of it"},
+    "fu_dropped": {"zh": "优先级下降：{then} → {now}", "en": "priority dropped: {then} → {now}"},
+    "fu_next_fixed": {
+        "zh": "下一步：确认 {refs} 已进入你使用的版本",
+        "en": "next: check that {refs} is in the build you use",
+    },
+    "fu_next_merged": {
+        "zh": "下一步：在下一个 nightly 中采用，留意回归",
+        "en": "next: pick it up in the next nightly and watch for regressions",
+    },
+    "fu_next_closed": {
+        "zh": "下一步：在 GitHub 上确认它是已合入还是被放弃",
+        "en": "next: check on GitHub whether it landed or was dropped",
+    },
+    "fu_next_reopened": {
+        "zh": "下一步：看清重新打开的原因，复查你的场景",
+        "en": "next: read why it was reopened and re-check your setup",
+    },
+    "fu_next_regressed": {
+        "zh": "下一步：跟进回退 {refs} 以及重新合入",
+        "en": "next: follow the revert {refs} and its reland",
+    },
+    "fu_next_open": {
+        "zh": "下一步：继续关注；若影响你，向负责人反馈",
+        "en": "next: keep watching; if it affects you, tell its owners",
+    },
+    "fu_next_open_fixing": {"zh": "下一步：评审或跟进 {refs}", "en": "next: review or follow {refs}"},
+    "fu_next_unchanged": {"zh": "下一步：无需处理", "en": "next: nothing to do"},
+    "fu_next_missing": {"zh": "下一步：到 GitHub 上查看", "en": "next: look it up on GitHub"},
     "fu_escalated": {"zh": "优先级上升：{then} → {now}", "en": "escalated: priority {then} → {now}"},
     "fu_then_claim": {"zh": "上周报告中的状态", "en": "as the previous report showed it"},
     "fu_state_claim": {"zh": "条目现在的状态", "en": "the item's state now"},

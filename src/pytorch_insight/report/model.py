@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, Field
 
 from pytorch_insight.analysis.model import Analysis
 from pytorch_insight.model import Relation, SourceStatus
+from pytorch_insight.text import safe_url
 
 SCHEMA_VERSION = "1"
+
+
+def web_url(url: str | None) -> str | None:
+    """An item's address when it is a web page (http or https, nothing a renderer would refuse),
+    else None. The renderers never link anything else, but the JSON document also goes to machines
+    (the signed webhook, MCP clients) that may: a `javascript:` address from a source stops here."""
+    found = safe_url(url)
+    return found if found and found.lower().startswith(("http://", "https://")) else None
+
+
+# Every item address of the document: dropped when it is not a web page.
+WebUrl = Annotated[str | None, AfterValidator(web_url)]
 
 
 class WindowModel(BaseModel):
@@ -21,7 +36,7 @@ class ReportItem(BaseModel):
     kind: str
     repo: str | None
     number: int | None
-    url: str | None
+    url: WebUrl
     title: str | None
     author: str | None
     created: str | None
@@ -56,7 +71,7 @@ class FocusEntry(BaseModel):
     kind: str
     ref: str
     title: str
-    url: str | None
+    url: WebUrl
     author: str | None
     created: str | None
     areas: list[str]
@@ -94,7 +109,7 @@ class ActivityRow(BaseModel):
     star: bool
     ref: str
     title: str
-    url: str | None
+    url: WebUrl
     date: str | None
     areas: list[str]
     priority: str
@@ -170,16 +185,19 @@ class FollowUpItem(BaseModel):
     id: str
     ref: str
     title: str
-    url: str | None
+    url: WebUrl
     # fixed | merged | closed | reopened | regressed | open | unchanged (resolved already then) | missing
     status: str
     text: str  # the status in the report's language, naming the changes it rests on
     priority_then: str
     priority_now: str | None = None  # re-ranked in this window; None when the item is not in the store
-    escalated: bool = False
+    escalated: bool = False  # still unresolved and its priority rose
+    dropped: bool = False  # its priority fell
+    next_step: str = ""  # what to do about it now, in the report's language
     fix_state_then: str | None = None
     fix_state_now: str | None = None
     fixes: list[str] = Field(default_factory=list)  # references of the changes the status rests on
+    related: list[str] = Field(default_factory=list)  # this window's items that speak of it
     evidence: list[Evidence] = Field(default_factory=list)
 
 

@@ -1,5 +1,6 @@
-"""The report's numbers and its footer: the collection funnel, counts per kind, priority and area,
-and who generated it with which analyser."""
+"""The report's numbers and footer: the funnel, the counts per kind, priority and area (one
+count per area for the whole report: the chart, the coverage table, the follow-up and the JSON),
+and the footer naming the generator, profile, reader and analyser."""
 
 from __future__ import annotations
 
@@ -35,8 +36,14 @@ def counts(ranked: Sequence[Assessment]) -> dict[str, dict[str, int]]:
     return {
         "kind": dict(sorted(Counter(a.item.kind for a in ranked).items())),
         "priority": {p: sum(a.priority == p for a in ranked) for p in ("high", "medium", "low")},
-        "area": dict(sorted(Counter(area for a in ranked for area in a.areas).items())),
+        "area": area_counts(ranked),
     }
+
+
+def area_counts(ranked: Sequence[Assessment]) -> dict[str, int]:
+    """Items per area, a duplicate counted once (with the item that stands for it): the one count
+    the chart, the coverage table, the follow-up's table and the JSON all show."""
+    return dict(sorted(Counter(area for a in ranked if not a.canonical for area in a.areas).items()))
 
 
 def footer(t: Catalogue, generator: str, profile: str, reader: str, role: str, analyser: Analyser) -> Footer:

@@ -9,11 +9,12 @@ import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urljoin
 
 from pytorch_insight.errors import ConfigError, InsightError
 from pytorch_insight.redact import public_text
 from pytorch_insight.report.i18n import LANGUAGES, Catalogue
-from pytorch_insight.report.model import Report
+from pytorch_insight.report.model import Report, web_url
 from pytorch_insight.report.render import (
     render_html,
     render_markdown,
@@ -56,6 +57,7 @@ def write_report(
     formats: tuple[str, ...] = FORMATS,
     default_reader: str | None = None,
     site: bool = False,
+    site_url: str | None = None,
 ) -> list[Path]:
     """Write the report's files into `out` and update its archive. A site always gets the HTML page
     and the JSON document, its pages link to `index.html`, and a `.nojekyll` file keeps GitHub
@@ -78,7 +80,7 @@ def write_report(
             path.write_text(renderers[fmt](report), encoding="utf-8")
             written.append(path)
         if "json" in formats:
-            update_archive(out)
+            update_archive(out, site_url)
     except OSError as exc:
         raise InsightError(f"cannot write the report to {out}: {exc.strerror}") from None
     return written
@@ -128,15 +130,23 @@ def archive_entries(out: Path) -> list[ArchiveEntry]:
     return sorted(entries, key=lambda e: (e.until, e.since, e.lang, not e.reader), reverse=True)  # default reader first
 
 
-def update_archive(out: Path) -> None:
+def update_archive(out: Path, site_url: str | None = None) -> None:
     entries = archive_entries(out)
     lang = entries[0].lang if entries else DEFAULT_LANG
     index = template_environment().get_template("index.html.j2").render(entries=entries, t=Catalogue(lang))
     (out / "index.html").write_text(index, encoding="utf-8")
-    (out / "feed.xml").write_bytes(atom_feed(entries))
+    (out / "feed.xml").write_bytes(atom_feed(entries, site_url))
 
 
-def atom_feed(entries: list[ArchiveEntry]) -> bytes:
+def atom_feed(entries: list[ArchiveEntry], site_url: str | None = None) -> bytes:
+    """The archive as Atom (RFC 4287): a feed author (required when entries name none), its own
+    address as rel="self", and, when the site's address is known, absolute links, which feed
+    readers need (a relative one resolves against wherever the reader found the feed)."""
+    base = web_url(site_url.rstrip("/") + "/") if site_url else None
+
+    def address(name: str) -> str:
+        return urljoin(base, name) if base else name
+
     ElementTree.register_namespace("", ATOM)
     feed = ElementTree.Element(f"{{{ATOM}}}feed")
     title = entries[0].title if entries else "pytorch-insight"
@@ -145,7 +155,10 @@ def atom_feed(entries: list[ArchiveEntry]) -> bytes:
     ElementTree.SubElement(feed, f"{{{ATOM}}}updated").text = max(
         (e.generated_at for e in entries), default="1970-01-01T00:00:00+00:00"
     )
-    ElementTree.SubElement(feed, f"{{{ATOM}}}link", href="index.html")
+    author = ElementTree.SubElement(feed, f"{{{ATOM}}}author")
+    ElementTree.SubElement(author, f"{{{ATOM}}}name").text = "pytorch-insight"
+    ElementTree.SubElement(feed, f"{{{ATOM}}}link", rel="self", type="application/atom+xml", href=address("feed.xml"))
+    ElementTree.SubElement(feed, f"{{{ATOM}}}link", rel="alternate", type="text/html", href=address("index.html"))
     for entry in entries:
         node = ElementTree.SubElement(feed, f"{{{ATOM}}}entry")
         ElementTree.SubElement(
@@ -155,7 +168,7 @@ def atom_feed(entries: list[ArchiveEntry]) -> bytes:
         ElementTree.SubElement(node, f"{{{ATOM}}}updated").text = entry.generated_at
         page = f"{entry.stem}.html" if "html" in entry.formats else f"{entry.stem}.json"
         ElementTree.SubElement(
-            node, f"{{{ATOM}}}link", href=page, hreflang="zh-CN" if entry.lang == "zh" else entry.lang
+            node, f"{{{ATOM}}}link", href=address(page), hreflang="zh-CN" if entry.lang == "zh" else entry.lang
         )
         ElementTree.SubElement(node, f"{{{ATOM}}}summary").text = entry.totals
     ElementTree.indent(feed)

@@ -5,37 +5,41 @@ and the latest report as resources. Over stdio by default, or streamable HTTP at
 # No `from __future__ import annotations`: the SDK reads the tools' signatures, whose parameter
 # descriptions name the profile's areas, from a function body.
 import json
-import socket
-import sys
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
-import uvicorn
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from pytorch_insight import __version__
 from pytorch_insight.errors import InsightError
 from pytorch_insight.serve.queries import KINDS, MAX_PAGE_SIZE, MAX_WINDOW_DAYS, PAGE_SIZE, PRIORITIES, Queries
 
 T = TypeVar("T")
-HTTP_PATH = "/mcp"
 LATEST_JSON = "insight://reports/latest.json"
 LATEST_MARKDOWN = "insight://reports/latest.md"
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
+# The limits and allowed values are in the schema itself (pattern, enum, minimum, maximum), so a
+# client can check its call before making it; the descriptions repeat them for people.
+DAY = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 Since = Annotated[
     str | None,
-    Field(description="First UTC day of the window, YYYY-MM-DD (default: 6 days before `until`)."),
+    Field(description="First UTC day of the window, YYYY-MM-DD (default: 6 days before `until`).", pattern=DAY),
 ]
 Until = Annotated[
     str | None,
-    Field(description="Last UTC day of the window, YYYY-MM-DD (default: the last day with stored activity)."),
+    Field(
+        description="Last UTC day of the window, YYYY-MM-DD (default: the last day with stored activity).", pattern=DAY
+    ),
 ]
-Page = Annotated[int, Field(description="Page number, from 1.")]
-PageSize = Annotated[int, Field(description=f"Rows per page, 1 to {MAX_PAGE_SIZE}.")]
+Page = Annotated[int, Field(description="Page number, from 1.", ge=1)]
+PageSize = Annotated[int, Field(description=f"Rows per page, 1 to {MAX_PAGE_SIZE}.", ge=1, le=MAX_PAGE_SIZE)]
+KindName = Literal[tuple(KINDS)]  # type: ignore[valid-type]
+PriorityName = Literal[tuple(PRIORITIES)]  # type: ignore[valid-type]
 
 
 def instructions(queries: Queries) -> str:
@@ -57,22 +61,52 @@ def answer(call: Callable[[], T]) -> T:
         raise ToolError(str(exc)) from None
 
 
+class StrictServer(MCPServer):
+    """The SDK's server, with a tool's rejected arguments told in one line (the SDK's text is
+    pydantic's: several lines and a documentation URL per error)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc, UnexpectedToolError) or not isinstance(exc.__cause__, ValidationError):
+                raise
+            raise ToolError(f"{name}: {argument_errors(exc.__cause__)}") from exc.__cause__
+
+
+def argument_errors(error: ValidationError) -> str:
+    """Every rejected argument in one line: its name and why (an unknown one named as such)."""
+    found = []
+    for detail in error.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in detail["loc"]) or "arguments"
+        if detail["type"] == "extra_forbidden":
+            found.append(f"unknown argument {where!r}")
+        else:
+            message = " ".join(str(detail["msg"]).split())
+            found.append(f"bad argument {where!r}: {message[:1].lower()}{message[1:]}")
+    return "; ".join(found) or "bad arguments"
+
+
+def strict_tool(function: Callable[..., Any]) -> Tool:
+    """A read-only tool whose arguments are only those it declares: an unknown one (a typo, an
+    argument of another tool) is an error, not silently ignored, and the schema says so."""
+    tool = Tool.from_function(function, annotations=READ_ONLY)
+    model = tool.fn_metadata.arg_model
+    model.model_config["extra"] = "forbid"
+    model.model_rebuild(force=True)
+    tool.parameters = model.model_json_schema(by_alias=True)
+    return tool
+
+
 def build_server(queries: Queries) -> MCPServer:
-    server = MCPServer(
-        name="pytorch-insight",
-        title="pytorch-insight",
-        version=__version__,
-        instructions=instructions(queries),
-    )
     areas = ", ".join(area.id for area in queries.profile.areas) or "none"
 
-    @server.tool(annotations=READ_ONLY)
     def search_items(
         since: Since = None,
         until: Until = None,
         area: Annotated[str | None, Field(description=f"A focus area: {areas} (or its name).")] = None,
-        kind: Annotated[str | None, Field(description=f"One of: {', '.join(KINDS)}.")] = None,
-        priority: Annotated[str | None, Field(description=f"One of: {', '.join(PRIORITIES)}.")] = None,
+        kind: Annotated[KindName | None, Field(description=f"One of: {', '.join(KINDS)}.")] = None,
+        priority: Annotated[PriorityName | None, Field(description=f"One of: {', '.join(PRIORITIES)}.")] = None,
         author: Annotated[str | None, Field(description="An author's login.")] = None,
         text: Annotated[
             str | None, Field(description="Words that must all occur in the title, labels or description.")
@@ -96,7 +130,6 @@ def build_server(queries: Queries) -> MCPServer:
             )
         )
 
-    @server.tool(annotations=READ_ONLY)
     def get_item(
         item: Annotated[
             str,
@@ -104,21 +137,19 @@ def build_server(queries: Queries) -> MCPServer:
         ],
         since: Since = None,
         until: Until = None,
-        comment_page: Annotated[int, Field(description="Page of the comments (20 a page), from 1.")] = 1,
+        comment_page: Annotated[int, Field(description="Page of the comments (20 a page), from 1.", ge=1)] = 1,
     ) -> dict[str, Any]:
         """One stored item: its fields, description, comments, relations (with their evidence), and,
         when it belongs to the window, the pipeline's assessment (areas, priority, score, reasons) and,
         for a focus item, its analysis, suggested action and the evidence of every claim."""
         return answer(lambda: queries.get_item(item, since=since, until=until, comment_page=comment_page))
 
-    @server.tool(annotations=READ_ONLY)
     def get_report(since: Since = None, until: Until = None) -> dict[str, Any]:
         """The window's report as JSON (the `report` command's document, rule analyser): overview,
         focus items with their analysis, counts, contributors, teams, coverage. Its per-item lists are
         left out: page through them with search_items."""
         return answer(lambda: queries.report_json(since, until))
 
-    @server.tool(annotations=READ_ONLY)
     def key_contributors(
         since: Since = None, until: Until = None, page: Page = 1, page_size: PageSize = PAGE_SIZE
     ) -> dict[str, Any]:
@@ -126,11 +157,18 @@ def build_server(queries: Queries) -> MCPServer:
         never) with their items and areas, and the teams."""
         return answer(lambda: queries.contributors(since=since, until=until, page=page, page_size=page_size))
 
-    @server.tool(annotations=READ_ONLY)
     def source_coverage(since: Since = None, until: Until = None) -> dict[str, Any]:
         """How completely each source delivered the window (status, items, requests, note), the focus
         areas' coverage and the collection funnel."""
         return answer(lambda: queries.coverage(since=since, until=until))
+
+    server = StrictServer(
+        name="pytorch-insight",
+        title="pytorch-insight",
+        version=__version__,
+        instructions=instructions(queries),
+        tools=[strict_tool(tool) for tool in (search_items, get_item, get_report, key_contributors, source_coverage)],
+    )
 
     @server.resource(
         LATEST_JSON,
@@ -161,23 +199,19 @@ def read(call: Callable[[], T]) -> T:
         raise ResourceError(str(exc)) from None
 
 
-def serve(queries: Queries, http_port: int | None = None, host: str = "127.0.0.1", quiet: bool = False) -> None:
+def serve(
+    queries: Queries,
+    http_port: int | None = None,
+    host: str = "127.0.0.1",
+    quiet: bool = False,
+    token: str | None = None,
+    allowed_hosts: tuple[str, ...] = (),
+) -> None:
     """Serve until the client closes standard input (stdio) or the process is stopped (HTTP)."""
     server = build_server(queries)
     if http_port is None:
         server.run("stdio")
         return
-    # Run by hand rather than `server.run`, which cannot turn off uvicorn's access log (it goes to
-    # stdout, where this tool writes only results), and on a socket bound here, so a busy port is
-    # one line of error rather than uvicorn's log of a failed startup.
-    try:
-        listening = socket.create_server((host, http_port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
-    except OSError as exc:
-        raise InsightError(f"cannot listen on {host} port {http_port}: {exc.strerror or exc}") from None
-    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)
-    config = uvicorn.Config(app, log_level="warning" if quiet else "info", access_log=False)
-    if not quiet:
-        where = f"[{host}]" if ":" in host else host
-        print(f"serving MCP at http://{where}:{http_port}{HTTP_PATH} (Ctrl-C stops)", file=sys.stderr, flush=True)
-    with listening:
-        uvicorn.Server(config).run(sockets=[listening])
+    from pytorch_insight.serve.mcp_http import serve_http  # the web stack only for --http
+
+    serve_http(server, http_port, host, quiet=quiet, token=token, allowed_hosts=allowed_hosts)

@@ -26,11 +26,11 @@ from pytorch_insight.errors import ConfigError, InsightError, NoItemsError
 from pytorch_insight.model import Item, Kind, Relation, github_item_id, short_ref
 from pytorch_insight.redact import public_text, scrub
 from pytorch_insight.report.build import ReportOptions
-from pytorch_insight.report.model import Contributor, FocusEntry, Report, ReportItem
+from pytorch_insight.report.model import Contributor, FocusEntry, Report, ReportItem, web_url
 from pytorch_insight.report.render import render_markdown
 from pytorch_insight.report.stored import stored_report
 from pytorch_insight.schema import items as items_table
-from pytorch_insight.schema import source_status
+from pytorch_insight.schema import report_snapshots, source_status
 from pytorch_insight.store import Store
 from pytorch_insight.window import DEFAULT_DAYS, EARLIEST, Window, parse_day
 
@@ -194,7 +194,9 @@ class Queries:
         with self.store.engine.connect() as connection:
             stored = connection.execute(select(func.count(), func.max(items_table.c.stored_at))).one()
             runs = connection.execute(select(func.count(), func.max(source_status.c.run_id))).one()
-        return (*stored, *runs)
+            # A report recorded since changes the follow-up of the window after it.
+            shown = connection.execute(select(func.count(), func.max(report_snapshots.c.stored_at))).one()
+        return (*stored, *runs, *shown)
 
     def report_for(self, window: Window) -> WindowReport:
         with self._lock:
@@ -208,10 +210,10 @@ class Queries:
             return found
 
     def _build(self, window: Window) -> WindowReport:
-        """The `report` command's document for the window, with the rule analyser."""
-        report, stored = stored_report(
-            self.store, window, self.profile, self.reader, ReportOptions(lang=self.lang), follow=False
-        )
+        """The `report` command's document for the window, with the rule analyser, and like it
+        opening with the follow-up of the previous window's report: agents ask what happened to
+        last week's items too."""
+        report, stored = stored_report(self.store, window, self.profile, self.reader, ReportOptions(lang=self.lang))
         return WindowReport(window, report, stored)
 
     # -- the questions ----------------------------------------------------------------------------
@@ -290,6 +292,7 @@ class Queries:
                 "id": public.id,
                 "ref": short_ref(public.id),
                 **public.model_dump(mode="json", include=ITEM_FIELDS),
+                "url": web_url(public.url),  # the store keeps what the source said; clients get web pages only
                 "body": public.body or "",
             },
             "comments": comments,

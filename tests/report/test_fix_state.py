@@ -1,0 +1,38 @@
+"""An open issue is never called closed: its fix PRs' state is theirs, not the issue's (the
+week's P0 issue, open, was described as "closed, landing unconfirmed" in the overview and in
+every chat message because its fix PRs were closed)."""
+
+from __future__ import annotations
+
+from pytorch_insight.deliver.message import digest_of
+from tests.report.fixtures import report_of, week
+
+ISSUE = "github:pytorch/pytorch#1001"
+
+
+def with_closed_fix(issue_state: str = "open") -> list:
+    items = week()
+    for index, item in enumerate(items):
+        if item.number == 1002:  # the fix PR: closed, no merge time, no landed commit
+            items[index] = item.model_copy(update={"state": "closed", "merged": None})
+        if item.number == 1001:
+            items[index] = item.model_copy(update={"state": issue_state})
+    return [item for item in items if item.kind != "commit"]
+
+
+def test_an_open_issue_with_closed_fix_prs_is_still_open_everywhere() -> None:
+    for lang, closed in (("en", "closed, landing unconfirmed"), ("zh", "已关闭，合入未确认")):
+        report = report_of(with_closed_fix(), lang)
+        entry = next(entry for entry in report.focus if entry.id == ISSUE)
+        assert entry.analysis.fix_state == "unconfirmed"
+        assert closed not in report.overview and closed not in entry.conclusion
+        assert ("still open" if lang == "en" else "仍开放") in entry.conclusion
+        digest = digest_of(report, 10, None)
+        line = next(e.line for e in digest.entries if e.ref == "#1001")
+        assert closed not in line and closed not in digest.overview
+
+
+def test_a_closed_issue_with_closed_fix_prs_is_closed() -> None:
+    report = report_of(with_closed_fix("closed"))
+    entry = next(entry for entry in report.focus if entry.id == ISSUE)
+    assert entry.analysis.fix_state == "closed"
