@@ -10,12 +10,11 @@ escapes the text for it; no Markdown of the report reaches a chat as characters.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from pytorch_insight.report.i18n import PRIORITY_MARK, Catalogue
-from pytorch_insight.report.model import Report
+from pytorch_insight.report.model import Report, Theme
 from pytorch_insight.report.write import report_stem
 from pytorch_insight.text import safe_url, shorten
 
@@ -33,7 +32,8 @@ LINE_LIMIT = 280
 
 
 # An overview paragraph of the report: "**<area>**: <text>" (i18n `area_paragraph`).
-LEAD_IN = re.compile(r"\*\*(?P<lead>[^*\n]+)\*\*\s*[:：]\s*")
+# How an overview paragraph names its area before its text (report/i18n's ov_intro).
+LEAD_SEPARATORS = ("：", ": ")
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def digest_of(report: Report, items: int, link: str | None) -> Digest:
     if report.overview.narrative:  # a model's prose: paragraphs of plain text
         paragraphs = [Paragraph("", " ".join(p.split())) for p in report.overview.narrative.split("\n\n")]
     else:
-        paragraphs = [paragraph_of(theme.text) for theme in report.overview.themes]
+        paragraphs = [paragraph_of(theme) for theme in report.overview.themes]
     return Digest(
         lang=report.lang,
         title=" ".join(report.title.split()),
@@ -117,11 +117,14 @@ def digest_of(report: Report, items: int, link: str | None) -> Digest:
     )
 
 
-def paragraph_of(text: str) -> Paragraph:
-    """A report paragraph in the document model: its bold lead-in apart, the rest as plain text."""
-    text = " ".join(text.split())
-    found = LEAD_IN.match(text)
-    return Paragraph(found.group("lead"), text[found.end() :]) if found else Paragraph("", text)
+def paragraph_of(theme: Theme) -> Paragraph:
+    """An overview paragraph in the document model: its area apart (each platform sets it in bold),
+    the rest as plain text."""
+    text = " ".join(theme.text.split())
+    for separator in LEAD_SEPARATORS:
+        if text.startswith(theme.name + separator):
+            return Paragraph(theme.name, text[len(theme.name) + len(separator) :])
+    return Paragraph("", text)
 
 
 def shortened(paragraphs: tuple[Paragraph, ...], limit: int) -> tuple[Paragraph, ...]:
