@@ -1,6 +1,7 @@
 """Are the report's own statements true? Fields of the focus entries, judged by independent readers.
 
     python benchmarks/field_truth.py extract      # write each week's fields and their sources
+    python benchmarks/field_truth.py pending      # the fields no reader has judged yet, per week
     python benchmarks/field_truth.py score        # precision per field and per week
 
 `extract` builds the English report of every labelled week (the rule analyser, no model) and
@@ -123,17 +124,36 @@ def extract() -> None:
         print(f"{period.name}: {len(lines)} statements of {len(report.focus)} focus entries -> {path.name}")
 
 
+def verdicts_of(fields_path: Path) -> dict[str, str]:
+    path = fields_path.with_name(fields_path.name.replace(".fields.", ".verdicts."))
+    if not path.exists():
+        return {}
+    lines = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    return {data["key"]: data["verdict"] for data in lines}
+
+
+def pending() -> None:
+    """`<week>.pending.jsonl`: the statements whose text no reader has judged (new or changed)."""
+    for fields_path in sorted(OUT.glob("*.fields.jsonl")):
+        judged = verdicts_of(fields_path)
+        lines = [
+            line
+            for line in fields_path.read_text(encoding="utf-8").splitlines()
+            if json.loads(line)["key"] not in judged
+        ]
+        out = fields_path.with_name(fields_path.name.replace(".fields.", ".pending."))
+        if lines:
+            out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        elif out.exists():
+            out.unlink()
+        print(f"{fields_path.name}: {len(lines)} to judge")
+
+
 def score() -> None:
     per_week: dict[str, Counter[str]] = defaultdict(Counter)
     per_field: dict[tuple[bool, str], Counter[str]] = defaultdict(Counter)
     for fields_path in sorted(OUT.glob("*.fields.jsonl")):
-        verdicts_path = fields_path.with_name(fields_path.name.replace(".fields.", ".verdicts."))
-        verdicts = {}
-        if verdicts_path.exists():
-            for line in verdicts_path.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    data = json.loads(line)
-                    verdicts[data["key"]] = data["verdict"]
+        verdicts = verdicts_of(fields_path)
         for line in fields_path.read_text(encoding="utf-8").splitlines():
             data = json.loads(line)
             verdict = verdicts.get(data["key"], "unjudged")
@@ -162,9 +182,9 @@ def score() -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("extract", "score"))
+    parser.add_argument("command", choices=("extract", "pending", "score"))
     args = parser.parse_args()
-    extract() if args.command == "extract" else score()
+    {"extract": extract, "pending": pending, "score": score}[args.command]()
     return 0
 
 

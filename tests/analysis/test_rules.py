@@ -158,6 +158,7 @@ def test_an_umbrella_states_where_its_tracked_issues_stand_and_borrows_no_cause(
         "The slowdown is not caused by a change in the set of benchmarked models.",
         "This is not due to the allocator, which behaves the same on both versions.",
         "It shares its root cause with #4242.",
+        "This is the reverse-mode counterpart of #4242 and shares its root cause.",
     ],
 )
 def test_a_cause_ruled_out_or_pointed_elsewhere_is_no_root_cause(sentence: str) -> None:

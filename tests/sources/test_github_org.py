@@ -281,7 +281,7 @@ def test_the_cli_collects_an_organisation_and_reports_it_by_repository(
     assert "Compiler (30)" in lines[0]
     assert "acme/secret" not in markdown and "other/x" not in markdown
     page = cli("report", "-q", "--lang", "zh", "--format", "html", "--out", "-")
-    assert "<h3>按仓库汇总</h3>" in page
+    assert "<h3>按仓库汇总 (" in page  # the by-repository table, folded under its heading
     row = page.split("<strong>acme/b</strong></td>", 1)[1].split("</tr>", 1)[0]
     assert [cell.split(">", 1)[1] for cell in row.split("</td>")[:3]] == ["40", "0", "40"]
     document = json.loads(cli("report", "-q", "--lang", "en", "--format", "json", "--out", "-"))

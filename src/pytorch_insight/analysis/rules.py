@@ -84,7 +84,9 @@ ABANDONED = re.compile(r"\b(?:originally|initially|at first|we thought|I thought
 # "is not caused by X", "not due to", "isn't because": a cause ruled out, not one named.
 NEGATED_CAUSE = re.compile(r"\b(?:not|never|n't|no longer)\s+(?:\w+\s+)?$", re.I)
 # "shares its root cause with #N": a pointer to another thread, which names the cause there.
-POINTER_CAUSE = re.compile(r"\b(?:shares?|same)\s+(?:its\s+|the\s+|a\s+)?root cause\s+(?:with|as)\b", re.I)
+POINTER_CAUSE = re.compile(
+    r"\b(?:shares?\s+(?:its\s+|the\s+|a\s+)?root cause|same\s+root cause\s+as|counterpart of\s+#\d+)\b", re.I
+)
 NOT_A_FAILURE = re.compile(r"\b(?:unaffected|not affected|works (?:fine|correctly)|is (?:fine|safe|correct))\b", re.I)
 SCOPE = re.compile(
     r"\b\d+\s+(?:of\s+\d+\s+|out of\s+\d+\s+)?(?:\w+\s+)?(?:tests?|test cases|models?|jobs?|workflows?|"

@@ -218,8 +218,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "action_plain": {"zh": "{action} · {urgency}", "en": "{action} · {urgency}"},
     "action_line": {"zh": "{action} · {urgency}：{because}", "en": "{action} · {urgency}: {because}"},
     "selection": {
-        "zh": "{priority}优先级，属于{areas}：{why}。建议{action}（{urgency}）：{action_why}。",
-        "en": "{priority} priority in {areas}: {why}. Suggested: {action} ({urgency}), {action_why}.",
+        # The priority is the report's own ranking, said as such (no source states it).
+        "zh": "本报告列为{priority}优先级，属于{areas}：{why}。建议{action}（{urgency}）：{action_why}。",
+        "en": "ranked {priority} priority here, in {areas}: {why}. Suggested: {action} ({urgency}), {action_why}.",
     },
     "relation_fixes": {"zh": "修复 {ref}", "en": "fixes {ref}"},
     "relation_fixed_by": {"zh": "由 {ref} 修复", "en": "fixed by {ref}"},
