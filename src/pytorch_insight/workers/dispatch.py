@@ -4,7 +4,7 @@ recorded as one run with one status per source, as the in-process collection rec
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from celery import Celery, states
@@ -31,8 +31,9 @@ PING_TIMEOUT_S = 1.0
 class Dispatcher:
     """Sends tasks to the broker of `settings.workers` and waits for them."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, sleep: Callable[[float], None] = time.sleep) -> None:
         self.settings = settings
+        self.sleep = sleep  # injectable: the tests poll without waiting
         self.app: Celery = celery_app(settings.workers)
         self.where = hide_password(broker_url(settings.workers))
 
@@ -54,40 +55,65 @@ class Dispatcher:
             raise InsightError(f"cannot reach the workers' broker {self.where}: {exc}") from None
 
     def wait(self, pending: dict[str, AsyncResult], progress: Progress | None = None) -> dict[str, tuple[bool, Any]]:
-        """label -> (succeeded, result or error message), polling the tasks' states for progress."""
+        """label -> (succeeded, result or error message), polling the tasks' states for progress.
+
+        Only a stop from outside (Ctrl-C, the job timeout) revokes the tasks still pending: a task
+        that finished, whatever it returned, is an answer, never a reason to throw the others away.
+        """
         deadline = time.monotonic() + self.settings.workers.job_timeout
         done: dict[str, tuple[bool, Any]] = {}
         seen: dict[str, str] = {}
         try:
             while len(done) < len(pending):
                 for label, result in pending.items():
-                    if label in done:
-                        continue
-                    state = result.state
-                    if state in states.READY_STATES:
-                        ok = state == states.SUCCESS
-                        done[label] = (ok, result.result if ok else str(result.result))
-                        result.forget()
-                    elif progress is not None and state == "PROGRESS" and isinstance(result.info, dict):
-                        progress.update(label, str(result.info.get("step", "")), int(result.info.get("items", 0)))
-                    elif progress is not None and state != seen.get(label):
-                        seen[label] = state
-                        progress.update(label, STATE_WORDS.get(state, state.lower()), 0)
+                    if label not in done:
+                        self._poll(label, result, done, seen, progress)
                 if len(done) < len(pending):
                     if time.monotonic() > deadline:
-                        raise InsightError(
+                        raise JobTimeout(
                             f"the workers did not finish within {self.settings.workers.job_timeout:g}s "
                             "([workers] job_timeout); what they stored is kept"
                         )
-                    time.sleep(POLL_S)
+                    self.sleep(POLL_S)
         except (OperationalError, RedisError, OSError) as exc:
             raise InsightError(f"lost the workers' broker {self.where}: {exc}; what they stored is kept") from None
-        except BaseException:
+        except (KeyboardInterrupt, JobTimeout):
             for label, result in pending.items():
                 if label not in done:
                     result.revoke()
             raise
         return done
+
+    def _poll(
+        self,
+        label: str,
+        result: AsyncResult,
+        done: dict[str, tuple[bool, Any]],
+        seen: dict[str, str],
+        progress: Progress | None,
+    ) -> None:
+        """One read of the task's state and payload: read twice, a task finishing in between gives
+        a state and a payload of two different moments (a PROGRESS state with the result list)."""
+        state, info = task_state(result)
+        if state in states.READY_STATES:
+            ok = state == states.SUCCESS
+            done[label] = (ok, info if ok else str(info))
+            result.forget()
+        elif progress is not None and state == "PROGRESS" and isinstance(info, dict):
+            progress.update(label, str(info.get("step", "")), int(info.get("items", 0) or 0))
+        elif progress is not None and state != seen.get(label):
+            seen[label] = state
+            progress.update(label, STATE_WORDS.get(state, state.lower()), 0)
+
+
+class JobTimeout(InsightError):
+    """The job outlived `[workers] job_timeout`."""
+
+
+def task_state(result: AsyncResult) -> tuple[str, Any]:
+    """(state, result or progress meta) from one read of the result backend."""
+    meta = result.backend.get_task_meta(result.id)
+    return str(meta.get("status", states.PENDING)), meta.get("result")
 
 
 def collect_with_workers(
