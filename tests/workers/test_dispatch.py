@@ -72,7 +72,9 @@ def test_a_task_finishing_between_two_reads_is_a_success_and_revokes_nothing(tmp
     progress = {"step": "lists", "items": 2}
     # The task reports progress, then finishes while its progress is being read.
     racing = ScriptedResult([("PROGRESS", progress), ("PROGRESS", progress), (states.SUCCESS, RESULT)])
-    slow = ScriptedResult([(states.STARTED, None), (states.STARTED, None), (states.STARTED, None), (states.SUCCESS, [])])
+    slow = ScriptedResult(
+        [(states.STARTED, None), (states.STARTED, None), (states.STARTED, None), (states.SUCCESS, [])]
+    )
     lines = Lines()
     done = dispatcher(tmp_path).wait({"github a": racing, "github b": slow}, lines)
     assert done == {"github a": (True, RESULT), "github b": (True, [])}
