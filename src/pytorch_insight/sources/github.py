@@ -14,11 +14,12 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from pytorch_insight.analysis.code import file_changes
 from pytorch_insight.config import Profile
 from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Unauthorized
-from pytorch_insight.http import HttpClient, RequestStats, Unreachable
+from pytorch_insight.http import HttpClient, Page, RequestStats, Unreachable
 from pytorch_insight.model import (
     Comment,
     Item,
@@ -35,18 +36,14 @@ from pytorch_insight.sources.github_search import (
     repository_of,
     window_searches,
 )
+from pytorch_insight.sources.github_timeline import timeline_refs
 from pytorch_insight.window import Window, github_time, parse_timestamp
 
 FocusSelector = Callable[[list[Item]], list[Item]]
 # Past this, "updated since the window began" drags in months of later activity: search instead.
 RECENT_LAG_SECONDS = 3 * 86400
-# The timeline events kept per item (the newest), and how much of a referencing title.
-TIMELINE_KEEP = 50
-TIMELINE_TITLE = 200
-TIMELINE_EVENTS = frozenset({"cross-referenced", "closed", "reopened", "referenced", "connected"})
 # Extra fields that only later phases fetch: a listing knows nothing of them, so they are kept.
 FETCHED_EXTRAS = ("files", "timeline_refs")
-SHA = re.compile(r"[0-9a-f]{7,64}")
 
 
 @dataclass
@@ -194,8 +191,7 @@ class GitHubSource:
     def _item_pages(self, repo: str, window: Window) -> Iterator[list[dict[str, Any]]]:
         """The cheapest complete listing: for a window that just ended, everything updated since
         it began (the weekly run's case); for an older one, two searches bounded by the window."""
-        lag = self.client.clock.now() - window.end.timestamp()
-        if lag <= RECENT_LAG_SECONDS:
+        if self._is_recent(window):
             yield from fetch_updated_since(self.client, self.stats, repo, window)
             return
         yield from window_searches(self.client, self.stats, f"repo:{repo}", window, self.notes, self.search_cap, repo)
@@ -393,66 +389,24 @@ class GitHubSource:
             except NotFound:  # deleted or transferred since it was listed; the other issues go on
                 self.notes.append(f"{run.repo}#{number}: gone (404) before its timeline was read")
                 continue
-            refs = self.timeline_refs(events, run)
+            refs = timeline_refs(events, self._merge_state, run.repo, run.items)
             if refs == (item.model_extra or {}).get("timeline_refs"):
                 continue  # known already (an unchanged timeline): nothing to store
             run.items[number] = item.model_copy(update={"timeline_refs": refs})
             save([run.items[number]])
             progress.update(self.name, f"{run.repo}: timelines of focus issues", len(self.stored))
 
-    def timeline_refs(self, events: list[Any], run: _RepoRun | None = None) -> list[dict[str, Any]]:
-        """The fix-relevant timeline events as small plain dicts, oldest first, the newest
-        `TIMELINE_KEEP` of them. Everything else of the payload (bodies, hostile text) is dropped."""
-        refs = [ref for event in events if isinstance(event, dict) and (ref := self._timeline_ref(event, run))]
-        refs.sort(key=lambda ref: ref["date"] or "")  # GitHub lists them oldest first already; keep it so
-        return refs[-TIMELINE_KEEP:]
-
-    def _timeline_ref(self, event: dict[str, Any], run: _RepoRun | None) -> dict[str, Any] | None:
-        kind = event.get("event")
-        if kind not in TIMELINE_EVENTS:
-            return None
-        date = _text(event.get("created_at"))
-        if kind == "cross-referenced":
-            source = event.get("source")
-            issue = source.get("issue") if isinstance(source, dict) else None
-            if not isinstance(issue, dict) or not isinstance(issue.get("number"), int):
-                return None
-            return {
-                "event": kind,
-                "repo": repository_of(issue),
-                "number": issue["number"],
-                "kind": "pull_request" if issue.get("pull_request") else "issue",
-                "state": self._reference_state(issue, run),
-                "title": (_text(issue.get("title")) or "")[:TIMELINE_TITLE],
-                "date": date,
-                "url": _text(issue.get("html_url")),
-            }
-        if kind == "connected":
-            return {"event": kind, "date": date}
-        actor = _text((event.get("actor") or {}).get("login")) if isinstance(event.get("actor"), dict) else None
-        if kind == "reopened":
-            return {"event": kind, "date": date, "actor": actor}
-        commit = _text(event.get("commit_id"))
-        commit = commit if commit and SHA.fullmatch(commit) else None
-        if kind == "referenced":
-            return {"event": kind, "date": date, "commit_id": commit} if commit else None
-        return {"event": kind, "date": date, "commit_id": commit, "actor": actor}
-
-    def _reference_state(self, issue: dict[str, Any], run: _RepoRun | None) -> str:
-        """open / closed / merged, the PyTorch way (merged_at, or a merged label on a closed PR);
-        a PR of this run that a landed commit proved merged counts as merged too."""
-        labels = [label.get("name") if isinstance(label, dict) else str(label) for label in issue.get("labels") or []]
-        state, _, _ = self._merge_state(issue, [label for label in labels if isinstance(label, str)])
-        known = run.items.get(issue["number"]) if run is not None and repository_of(issue) == run.repo else None
-        if issue.get("pull_request") and known is not None and known.state == "merged":
-            return "merged"
-        return state if state in ("open", "closed", "merged") else "open"
-
     def _missing_threads(self, run: _RepoRun) -> list[Item]:
         return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
 
     def _repository_comments(self, run: _RepoRun, window: Window, save: Emit) -> None:
+        """The repository's comments since the window began, oldest first, kept for the window's
+        items. Past the window's end it goes on while that is the cheaper way to complete the
+        threads commented on since: always for a recent window (a few days of comments), else
+        while the pages left (from `Link: rel="last"`) are fewer than the threads they complete,
+        each of which would otherwise be fetched again on its own."""
         params = {"since": github_time(window.start), "sort": "created", "direction": "asc", "per_page": PER_PAGE}
+        recent = self._is_recent(window)
         for page in self.client.iter_pages(f"/repos/{run.repo}/issues/comments", self.stats, params=params):
             found: dict[int, list[Comment]] = {}
             for payload in page.data:
@@ -461,8 +415,21 @@ class GitHubSource:
                     found.setdefault(number, []).append(comment_from_payload(payload))
             self._attach(run, found, save)
             last = parse_timestamp(page.data[-1].get("created_at")) if page.data else None
-            if last is None or last >= window.end:
+            if last is None:
                 break
+            if last >= window.end and not self._page_on(run, window, pages_left(page), recent):
+                break
+
+    def _page_on(self, run: _RepoRun, window: Window, left: int | None, recent: bool) -> bool:
+        """Whether the listing's remaining pages cost less than the threads they would complete
+        (those of items created in the window: an older item may miss comments from before it)."""
+        if left is None:
+            return recent
+        completes = sum(1 for item in self._missing_threads(run) if window.contains(parse_timestamp(item.created)))
+        return left < completes
+
+    def _is_recent(self, window: Window) -> bool:
+        return self.client.clock.now() - window.end.timestamp() <= RECENT_LAG_SECONDS
 
     def _attach(self, run: _RepoRun, threads: dict[int, list[Comment]], save: Emit) -> None:
         changed = []
@@ -473,5 +440,15 @@ class GitHubSource:
         save(changed)
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
+def pages_left(page: Page) -> int | None:
+    """How many pages follow this one, from its `Link: rel="last"` (None when it does not say)."""
+    if "next" not in page.links:
+        return 0
+    last = _page_number(page.links["last"]) if "last" in page.links else None
+    current = _page_number(page.url) or 1
+    return None if last is None else max(0, last - current)
+
+
+def _page_number(url: str) -> int | None:
+    values = parse_qs(urlsplit(url).query).get("page")
+    return int(values[-1]) if values and values[-1].isdigit() else None
