@@ -159,3 +159,50 @@ def test_without_a_broker_workers_is_a_config_error(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1].startswith("error: the workers need a broker: set [workers] broker")
+
+
+def details(log: list[tuple[str, int]]) -> list[str]:
+    """The focus details requested: file lists and timelines, in a stable order."""
+    return sorted(path.split("?", 1)[0] for path, _ in log if path.split("?", 1)[0].endswith(("/files", "/timeline")))
+
+
+def test_the_focus_details_are_picked_once_for_the_whole_window_as_in_process(
+    shared_rows: list[dict[str, Any]], tmp_path: Path, redis_url: str, workers: Callable[..., Workers]
+) -> None:
+    # pytorch/pytorch's fortnight in three repositories: each has a focus list's worth of its own.
+    rows = [
+        {**row, "repo": repo, "url": (row.get("url") or "").replace("pytorch/pytorch", repo)}
+        for repo in REPOSITORIES[:3]
+        for row in shared_rows
+        if row["repo"] == "pytorch/pytorch"
+    ]
+    rows += [row for row in shared_rows if row["repo"] in REPOSITORIES[3:]]
+    profile = profile_file(tmp_path)
+    with FakeGitHub(rows, now=time.time) as fake:
+        settings = load_settings(
+            profile=str(profile), db=str(tmp_path / "in.db"), env={"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN}
+        )
+        expected_store = Store.open(settings.db)
+        with ExitStack() as stack:
+            sources = build_sources(settings, expected_store, stack, ("github",))
+            run_collection(expected_store, sources, SHARED_WINDOW, NoProgress(), "pytorch", {})
+        expected = details(fake.log)
+    assert expected  # the shared fortnight has focus PRs and issues
+    db = str(tmp_path / "workers.db")
+    with FakeGitHub(rows, now=time.time, tokens={TOKEN}) as fake:
+        config = worker_config(tmp_path / "config.toml", redis_url, job_timeout=120.0)
+        group = workers(config, db, {"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN})
+        group.start("one")
+        group.start("two")
+        stdout, stderr = dispatch(group, profile).communicate(timeout=120)
+        got = details(fake.log)
+    assert json.loads(stdout)["sources"][0]["status"] == "ok", stderr
+    # Each repository's task used to pick its own candidates: several times the requests.
+    assert got == expected
+    store = Store.open(db)
+    extras = {item.id: sorted(set(item.model_extra or {}) & {"files", "timeline_refs"}) for item in store.iter_items()}
+    assert extras == {
+        item.id: sorted(set(item.model_extra or {}) & {"files", "timeline_refs"})
+        for item in expected_store.iter_items()
+    }
+    assert threads(store) == threads(expected_store)

@@ -14,12 +14,11 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 from pytorch_insight.analysis.code import file_changes
 from pytorch_insight.config import Profile
 from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Unauthorized
-from pytorch_insight.http import HttpClient, Page, RequestStats, Unreachable
+from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import (
     Comment,
     Item,
@@ -29,6 +28,12 @@ from pytorch_insight.model import (
 )
 from pytorch_insight.sources import Emit, Lookup, Progress, finished, unreachable_note
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
+from pytorch_insight.sources.github_listing import (
+    comment_from_payload,
+    fetch_updated_since,
+    issue_comment_count,
+    pages_left,
+)
 from pytorch_insight.sources.github_search import (
     PER_PAGE,
     SEARCH_CAP,
@@ -53,6 +58,7 @@ class _RepoRun:
     problems: list[str] = field(default_factory=list)
     fatal: bool = False
     org: str | None = None  # the organisation whose search found it: no listings of its own
+    detailed: bool = False  # holds only focus candidates: other items are looked up in the store
 
 
 @dataclass
@@ -66,34 +72,9 @@ class _OrgRun:
         return f"org:{self.scope.org}"
 
 
-def fetch_updated_since(
-    client: HttpClient, stats: RequestStats, repo: str, window: Window
-) -> Iterator[list[dict[str, Any]]]:
-    """Pages of every issue and PR updated since the window began (authoritative, no search cap)."""
-    params = {
-        "state": "all",
-        "since": github_time(window.start),
-        "sort": "updated",
-        "direction": "asc",
-        "per_page": PER_PAGE,
-    }
-    for page in client.iter_pages(f"/repos/{repo}/issues", stats, params=params):
-        yield page.data
-
-
-def comment_from_payload(payload: dict[str, Any]) -> Comment:
-    return Comment(
-        id=payload.get("id"),
-        author=(payload.get("user") or {}).get("login"),
-        date=payload.get("created_at"),
-        kind="comment",
-        body=payload.get("body") or "",
-    )
-
-
-def issue_comment_count(item: Item) -> int:
-    """Comments we hold that GitHub counts in the issue's `comments` field (not reviews)."""
-    return sum(1 for comment in item.comments if comment.kind == "comment")
+def is_pull_request(item: Item) -> bool:
+    """An RFC can be a PR too; a stored item has lost its payload but keeps its URL."""
+    return "pull_request" in (item.raw or {}) or item.kind == "pull_request" or "/pull/" in (item.url or "")
 
 
 class GitHubSource:
@@ -127,26 +108,60 @@ class GitHubSource:
 
     # -- the run ----------------------------------------------------------------------------------
 
-    def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
+    def fetch(self, window: Window, emit: Emit, progress: Progress, details: bool = True) -> SourceStatus:
+        """The window's lists, commits and threads, then (with `details`) the focus candidates'
+        file lists and timelines. The workers collect without details, in parallel, and fetch the
+        details of candidates picked once for the whole window (`fetch_details`)."""
         self._reset()
         github = self.profile.github
         runs = [_RepoRun(repo) for repo in github.repositories]
         orgs = [_OrgRun(scope) for org in github.orgs if not (scope := OrgScope.of(org, github)).empty]
-
-        def save(batch: Sequence[Item]) -> None:
-            emit(batch)
-            self.stored.update(item.id for item in batch)
-
         self._runs = runs  # the organisations' searches add a run for each repository they find
-        phases: tuple[tuple[Callable[..., None], Sequence[_RepoRun | _OrgRun]], ...] = (
+        phases: list[tuple[Callable[..., None], Sequence[_RepoRun | _OrgRun]]] = [
             (self._collect_items, runs),
             (self._collect_org, orgs),
             (self._collect_commits, runs),
             (self._collect_comments, runs),
-            (self._collect_files, runs),
-            (self._collect_timelines, runs),
-        )
-        stop: str = ""
+        ]
+        if details:
+            phases += [(self._collect_files, runs), (self._collect_timelines, runs)]
+        stop = self._run_phases(phases, window, self._saver(emit), progress)
+        return self._status([*orgs, *runs], stop)
+
+    def fetch_details(self, window: Window, ids: Sequence[str], emit: Emit, progress: Progress) -> SourceStatus:
+        """The file lists and timelines of focus candidates already stored (picked across the
+        whole window by whoever collected it); the items were counted when they were listed."""
+        self._reset()
+        self._focus = set(ids)
+        by_repo: dict[str, _RepoRun] = {}
+        for item in self.lookup(list(ids)).values():
+            if item.repo is not None and item.number is not None:
+                run = by_repo.setdefault(item.repo, _RepoRun(item.repo, detailed=True))
+                run.items[item.number] = item
+        runs = list(by_repo.values())
+        self._runs = runs
+        phases = [(self._collect_files, runs), (self._collect_timelines, runs)]
+        stop = self._run_phases(phases, window, self._saver(emit), progress)
+        self.stored.clear()
+        return self._status(runs, stop)
+
+    def _saver(self, emit: Emit) -> Emit:
+        def save(batch: Sequence[Item]) -> None:
+            emit(batch)
+            self.stored.update(item.id for item in batch)
+
+        return save
+
+    def _run_phases(
+        self,
+        phases: Sequence[tuple[Callable[..., None], Sequence[_RepoRun | _OrgRun]]],
+        window: Window,
+        save: Emit,
+        progress: Progress,
+    ) -> str:
+        """Each phase over its targets in turn; a spent budget or a dead network stops them all
+        (the note it returns), a repository's own failure only that repository."""
+        stop = ""
         for phase, targets in phases:
             for run in list(targets):
                 if run.fatal or stop:
@@ -166,7 +181,7 @@ class GitHubSource:
                     run.fatal = True
                 except RemoteError as exc:
                     run.problems.append(f"{run.repo}: {exc}")
-        return self._status([*orgs, *runs], stop)
+        return stop
 
     def _budget_note(self, error: RateLimited) -> str:
         spent = f"rate limit reached after {self.stats.charged} requests; what was fetched is stored"
@@ -344,6 +359,8 @@ class GitHubSource:
 
     def _focus_ids(self) -> set[str]:
         """The focus candidates of all repositories, chosen once per run (after the threads are in)."""
+        if self._focus is not None:  # chosen already, or given (`fetch_details`)
+            return self._focus
         if self.select_focus is None:
             return set()
         if self._focus is None:
@@ -354,7 +371,7 @@ class GitHubSource:
         """Only the focus PRs' file lists are worth their requests (the report names their functions)."""
         focus = self._focus_ids()
         for number, item in sorted(run.items.items()):
-            is_pull = "pull_request" in (item.raw or {})  # an RFC can be a PR too
+            is_pull = is_pull_request(item)
             if item.id not in focus or not is_pull or "files" in (item.model_extra or {}):
                 continue
             url = f"/repos/{run.repo}/pulls/{number}/files"
@@ -389,12 +406,28 @@ class GitHubSource:
             except NotFound:  # deleted or transferred since it was listed; the other issues go on
                 self.notes.append(f"{run.repo}#{number}: gone (404) before its timeline was read")
                 continue
-            refs = timeline_refs(events, self._merge_state, run.repo, run.items)
+            refs = timeline_refs(events, self._merge_state, run.repo, self._known(run, events))
             if refs == (item.model_extra or {}).get("timeline_refs"):
                 continue  # known already (an unchanged timeline): nothing to store
             run.items[number] = item.model_copy(update={"timeline_refs": refs})
             save([run.items[number]])
             progress.update(self.name, f"{run.repo}: timelines of focus issues", len(self.stored))
+
+    def _known(self, run: _RepoRun, events: list[Any]) -> dict[int, Item]:
+        """The run's items a timeline may reference; a details-only run holds just the focus
+        candidates, so the others it references are read from the store (a landed commit may
+        have proved them merged)."""
+        if not run.detailed:
+            return run.items
+        numbers = {
+            issue["number"]
+            for event in events
+            if isinstance(event, dict) and isinstance(source := event.get("source"), dict)
+            if isinstance(issue := source.get("issue"), dict) and isinstance(issue.get("number"), int)
+            if repository_of(issue) == run.repo and issue["number"] not in run.items
+        }
+        stored = self.lookup([github_item_id(run.repo, number) for number in sorted(numbers)])
+        return {**{item.number: item for item in stored.values() if item.number is not None}, **run.items}
 
     def _missing_threads(self, run: _RepoRun) -> list[Item]:
         return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
@@ -438,17 +471,3 @@ class GitHubSource:
             run.items[number] = item.model_copy(update={"comments": merge_comments(item.comments, comments)})
             changed.append(run.items[number])
         save(changed)
-
-
-def pages_left(page: Page) -> int | None:
-    """How many pages follow this one, from its `Link: rel="last"` (None when it does not say)."""
-    if "next" not in page.links:
-        return 0
-    last = _page_number(page.links["last"]) if "last" in page.links else None
-    current = _page_number(page.url) or 1
-    return None if last is None else max(0, last - current)
-
-
-def _page_number(url: str) -> int | None:
-    values = parse_qs(urlsplit(url).query).get("page")
-    return int(values[-1]) if values and values[-1].isdigit() else None
