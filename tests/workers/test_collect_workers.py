@@ -18,6 +18,7 @@ from pytorch_insight.collect import build_sources, run_collection
 from pytorch_insight.config import load_settings
 from pytorch_insight.sources import NoProgress
 from pytorch_insight.store import Store
+from pytorch_insight.window import make_window
 from tests.conftest import SHARED_WINDOW
 from tests.fakes.github import FakeGitHub
 from tests.workers.conftest import Workers, worker_config
@@ -206,3 +207,45 @@ def test_the_focus_details_are_picked_once_for_the_whole_window_as_in_process(
         for item in expected_store.iter_items()
     }
     assert threads(store) == threads(expected_store)
+
+
+def test_an_organisations_threads_are_spread_over_the_workers_one_task_per_repository(
+    tmp_path: Path, redis_url: str, workers: Callable[..., Workers]
+) -> None:
+    from tests.sources.test_github_org import organisation
+
+    rows = organisation()
+    for row in rows:  # threads in acme/b too: two repositories' thread tasks
+        if row["repo"] == "acme/b" and row["number"] % 5 == 0:
+            row["comments"] = [{"author": "y", "date": "2026-04-10", "kind": "comment", "body": "and here"}]
+    profile = tmp_path / "acme.toml"
+    profile.write_text('name = "acme"\ntitle = { zh = "Acme", en = "Acme" }\n[github]\norgs = ["acme"]\n')
+    window = make_window("2026-04-07", "2026-04-13")
+    with FakeGitHub(rows, now=time.time) as fake:
+        settings = load_settings(
+            profile=str(profile), db=str(tmp_path / "in.db"), env={"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN}
+        )
+        expected_store = Store.open(settings.db)
+        with ExitStack() as stack:
+            sources = build_sources(settings, expected_store, stack, ("github",))
+            run_collection(expected_store, sources, window, NoProgress(), "acme", {})
+        expected_requests = len(fake.log)
+    db = str(tmp_path / "workers.db")
+    with FakeGitHub(rows, now=time.time, tokens={TOKEN}) as fake:
+        config = worker_config(tmp_path / "config.toml", redis_url, job_timeout=120.0)
+        group = workers(config, db, {"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN})
+        group.start("one")
+        group.start("two")
+        command = group.command("collect", "--workers", "--source", "github", "--json", "--profile", str(profile))
+        job = subprocess.run(
+            [*command, "--since", "2026-04-07", "--until", "2026-04-13"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **group.env},
+            timeout=120,
+        )
+        requests = len(fake.log)
+    assert job.returncode == 0, job.stderr
+    assert "github acme/a threads: done (ok)" in job.stderr and "github acme/b threads: done (ok)" in job.stderr
+    assert requests == expected_requests
+    assert threads(Store.open(db)) == threads(expected_store)

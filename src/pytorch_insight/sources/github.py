@@ -105,14 +105,20 @@ class GitHubSource:
         self.stored: set[str] = set()
         self._runs: list[_RepoRun] = []
         self._focus: set[str] | None = None
+        self._org_threads = True
 
     # -- the run ----------------------------------------------------------------------------------
 
-    def fetch(self, window: Window, emit: Emit, progress: Progress, details: bool = True) -> SourceStatus:
+    def fetch(
+        self, window: Window, emit: Emit, progress: Progress, details: bool = True, org_threads: bool = True
+    ) -> SourceStatus:
         """The window's lists, commits and threads, then (with `details`) the focus candidates'
         file lists and timelines. The workers collect without details, in parallel, and fetch the
-        details of candidates picked once for the whole window (`fetch_details`)."""
+        details of candidates picked once for the whole window (`fetch_details`); an
+        organisation's threads, without `org_threads`, are left to tasks per repository
+        (`fetch_threads`)."""
         self._reset()
+        self._org_threads = org_threads
         github = self.profile.github
         runs = [_RepoRun(repo) for repo in github.repositories]
         orgs = [_OrgRun(scope) for org in github.orgs if not (scope := OrgScope.of(org, github)).empty]
@@ -133,14 +139,34 @@ class GitHubSource:
         whole window by whoever collected it); the items were counted when they were listed."""
         self._reset()
         self._focus = set(ids)
+        runs = self._stored_runs(ids, detailed=True)
+        phases = [(self._collect_files, runs), (self._collect_timelines, runs)]
+        return self._rerun(phases, runs, window, emit, progress)
+
+    def fetch_threads(self, window: Window, ids: Sequence[str], emit: Emit, progress: Progress) -> SourceStatus:
+        """The comment threads of stored items (an organisation's, listed by another task)."""
+        self._reset()
+        runs = self._stored_runs(ids, detailed=False)
+        return self._rerun([(self._collect_comments, runs)], runs, window, emit, progress)
+
+    def _stored_runs(self, ids: Sequence[str], detailed: bool) -> list[_RepoRun]:
         by_repo: dict[str, _RepoRun] = {}
         for item in self.lookup(list(ids)).values():
             if item.repo is not None and item.number is not None:
-                run = by_repo.setdefault(item.repo, _RepoRun(item.repo, detailed=True))
+                run = by_repo.setdefault(item.repo, _RepoRun(item.repo, detailed=detailed))
                 run.items[item.number] = item
-        runs = list(by_repo.values())
-        self._runs = runs
-        phases = [(self._collect_files, runs), (self._collect_timelines, runs)]
+        self._runs = list(by_repo.values())
+        return self._runs
+
+    def _rerun(
+        self,
+        phases: Sequence[tuple[Callable[..., None], Sequence[_RepoRun | _OrgRun]]],
+        runs: Sequence[_RepoRun],
+        window: Window,
+        emit: Emit,
+        progress: Progress,
+    ) -> SourceStatus:
+        """Later phases over stored items: their items were counted by the task that listed them."""
         stop = self._run_phases(phases, window, self._saver(emit), progress)
         self.stored.clear()
         return self._status(runs, stop)
@@ -332,6 +358,8 @@ class GitHubSource:
     # -- phase 3: comment threads --------------------------------------------------------------
 
     def _collect_comments(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
+        if run.org is not None and not self._org_threads:
+            return  # an organisation's repositories get tasks of their own (the workers' `fetch_threads`)
         missing = self._missing_threads(run)
         expected_pages = math.ceil(sum(item.comment_count or 0 for item in missing) / PER_PAGE)
         # The repository-wide listing also returns comments on items outside the window, so it only

@@ -20,7 +20,7 @@ from pytorch_insight.sources import Progress
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
 from pytorch_insight.workers.app import COLLECT_TASK, broker_url, celery_app, hide_password
-from pytorch_insight.workers.parts import Part, focus_parts, merge_statuses, split_job
+from pytorch_insight.workers.parts import Part, focus_parts, merge_statuses, split_job, thread_parts
 from pytorch_insight.workers.tasks import store_identity
 
 POLL_S = 0.25
@@ -138,18 +138,23 @@ def collect_with_workers(
         "collect", settings.profile.name, base["since"], base["until"], {**arguments, "workers": True}
     )
     try:
-        # Lists, commits and threads in parallel; then the focus candidates of the whole window,
-        # picked once as in-process, and their details spread over the workers.
+        # Lists, commits and threads in parallel (an organisation's threads per repository after
+        # its search); then the focus candidates of the whole window, picked once as in-process,
+        # and their details spread over the workers.
         pending = {
             part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json(), "focus": "dispatcher"})
             for part in parts
         }
         results = dispatcher.wait(pending, progress)
         if any(part.source == "github" for part in parts):
-            details = focus_parts(store.items_in_window(window), settings.profile)
-            pending = {part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json()}) for part in details}
-            results |= dispatcher.wait(pending, progress)
-            parts += details
+            # An organisation's threads per repository, then the details: both read the store.
+            for make_parts in (thread_parts, focus_parts):
+                later = make_parts(store.items_in_window(window), settings.profile)
+                pending = {
+                    part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json()}) for part in later
+                }
+                results |= dispatcher.wait(pending, progress)
+                parts += later
     except BaseException:
         store.finish_run(run_id, "interrupted", 0, "stopped before the end")
         raise

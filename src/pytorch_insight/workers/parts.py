@@ -16,6 +16,7 @@ from typing import Any
 from pytorch_insight.collect import focus_candidates
 from pytorch_insight.config import Profile
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
+from pytorch_insight.sources.github_listing import issue_comment_count
 from pytorch_insight.sources.github_search import OrgScope
 
 # The profile list each source reads its targets from.
@@ -51,6 +52,24 @@ def split_job(profile: Profile, names: Sequence[str]) -> list[Part]:
     return parts
 
 
+def thread_parts(items: Sequence[Item], profile: Profile) -> list[Part]:
+    """An organisation's comment threads as one task per repository that has threads missing,
+    so the workers share what is most of an organisation's requests (its search is one task)."""
+    github = profile.github
+    scopes = [OrgScope.of(org, github) for org in github.orgs]
+    listed = {repo.lower() for repo in github.repositories}
+    by_repo: dict[str, list[str]] = {}
+    for item in items:
+        repo = item.repo
+        if item.source != "github" or item.kind == "commit" or repo is None or repo.lower() in listed:
+            continue
+        if any(scope.wants(repo) for scope in scopes) and (item.comment_count or 0) > issue_comment_count(item):
+            by_repo.setdefault(repo, []).append(item.id)
+    return [
+        Part("github", "threads", repo, f"github {repo} threads", tuple(ids)) for repo, ids in sorted(by_repo.items())
+    ]
+
+
 def focus_parts(items: Sequence[Item], profile: Profile, chunk: int = DETAILS_PER_TASK) -> list[Part]:
     """The details of the window's focus candidates as tasks: picked once across every
     repository of the profile (as in-process), grouped by repository, a few candidates a task so
@@ -78,7 +97,7 @@ def narrow(profile: Profile, part: dict[str, Any]) -> Profile:
     """The profile with only the part's target left for its source (a details part reads only
     stored items: the whole profile)."""
     source, kind, target = part["source"], part["kind"], part["target"]
-    if source == "github" and kind == "details":
+    if source == "github" and kind in ("details", "threads"):
         return profile
     if source == "github":
         owner = target.lower() if kind == "org" else None

@@ -105,11 +105,15 @@ class Runtime:
         source: Source, job: dict[str, Any], window: Window, store: Store, progress: TaskProgress
     ) -> SourceStatus:
         """A GitHub part leaves the focus details to the dispatcher's `details` parts, which pick
-        the candidates across the whole window once (a job from an older dispatcher has neither)."""
-        if isinstance(source, GitHubSource) and job["part"]["kind"] == "details":
+        the candidates across the whole window once, and an organisation's threads to its
+        `threads` parts, one per repository (a job from an older dispatcher has neither)."""
+        kind = job["part"]["kind"]
+        if isinstance(source, GitHubSource) and kind == "details":
             return source.fetch_details(window, job["part"].get("ids", []), store.save_items, progress)
+        if isinstance(source, GitHubSource) and kind == "threads":
+            return source.fetch_threads(window, job["part"].get("ids", []), store.save_items, progress)
         if isinstance(source, GitHubSource) and job.get("focus") == "dispatcher":
-            return source.fetch(window, store.save_items, progress, details=False)
+            return source.fetch(window, store.save_items, progress, details=False, org_threads=False)
         return source.fetch(window, store.save_items, progress)
 
 
