@@ -328,7 +328,8 @@ def workers(args: argparse.Namespace) -> bool:
                 print(f"  {name:<22}{status.items:>7}{status.requests:>10}{seconds:>8.1f}{base / seconds:>9.1f}x")
             ok = ok and len(set(results.values())) == 1
             print(f"  stores alike ({', '.join(f'{k}: {v}' for k, v in results.items())} items): {ok}")
-            ok = analysis_on_workers(args, Path(folder), config, broker, window, counts) and ok
+            if args.llm_focus:
+                ok = analysis_on_workers(args, Path(folder), config, broker, window, counts) and ok
     finally:
         redis_server.terminate()
     return ok
@@ -494,7 +495,9 @@ def main() -> int:
     parser.add_argument("--items", type=int, default=3000, help="items active in the window")
     parser.add_argument("--workers", default="1,2,4", help="worker processes to compare (workers section)")
     parser.add_argument("--max-tokens", type=int, default=200, help="model output per call (workers section)")
-    parser.add_argument("--llm-focus", type=int, default=6, help="focus items analysed (workers section)")
+    parser.add_argument(
+        "--llm-focus", type=int, default=6, help="focus items analysed (workers section; 0: collection only)"
+    )
     parser.add_argument("--db-items", type=int, default=100_000, help="items in the store (database section)")
     parser.add_argument("--pg", help="PostgreSQL URL to use (database section; default: a local throwaway server)")
     args = parser.parse_args()

@@ -210,7 +210,8 @@ def main() -> int:
             status = got["status"]
             ok = ok and lost == 0
             print(
-                f"{name:<14}{way:<26}{len(expected):>7}{lost:>6}{status.requests:>9}{lists:>7}{f'{listing}+{threads - listing}':>10}"
+                f"{name:<14}{way:<26}{len(expected):>7}{lost:>6}{status.requests:>9}{lists:>7}"
+                f"{f'{listing}+{threads - listing}':>10}"
                 f"{focus:>6}{least:>6}{status.requests / least:>8.2f}{got['waited']:>8.0f}{got['seconds']:>8.1f}"
                 f"  {status.status.value}{': ' + status.note[:100] if status.note else ''}",
                 flush=True,
