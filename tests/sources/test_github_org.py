@@ -18,7 +18,7 @@ from pytorch_insight.collect import github_client, run_collection
 from pytorch_insight.config import Settings, load_profile
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import NoProgress
+from pytorch_insight.sources import NoProgress, github_search
 from pytorch_insight.sources.github import GitHubSource
 from pytorch_insight.store import Store
 from pytorch_insight.window import make_window
@@ -168,15 +168,36 @@ def test_a_repository_that_dominates_one_second_is_searched_on_its_own(
     ]
 
 
-def test_what_one_second_holds_past_the_cap_is_counted_and_named(
+def test_one_repositorys_second_past_the_cap_is_read_from_its_listing(
     start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
 ) -> None:
-    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 15)]
+    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 15)]  # 14 issues in one second
+    rows += [row("acme/a", n, created="2026-04-12") for n in range(15, 20)]
     server = start_github(rows, search_cap=10)
     settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
     store, status = collect_capped(settings, clock, 10)
-    assert len(stored(store)) == 10
+    assert status.status is CoverageStatus.OK, status.note
+    assert len(stored(store)) == 19
+    listings = [path for path, _ in server.log if path.startswith("/repos/acme/a/issues?")]
+    assert len(listings) == 1 and "sort=created&direction=desc" in listings[0]
+
+
+def test_what_even_the_listing_cannot_reach_is_counted_and_named(
+    start_github: Start,
+    make_settings: MakeSettings,
+    clock: FakeClock,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(github_search, "MAX_LISTING_PAGES", 1)
+    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 15)]
+    # A page of later items before them in the listing (newest first).
+    rows += [row("acme/a", n, created=f"2026-04-12T{n % 24:02d}:{n % 60:02d}:00Z") for n in range(15, 120)]
+    server = start_github(rows, search_cap=10)
+    settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
+    store, status = collect_capped(settings, clock, 10)
     assert status.status is CoverageStatus.PARTIAL
+    assert len([key for key in stored(store) if key[1] < 15]) == 10
     assert (
         "org:acme: 4 of 14 issues created at 2026-04-09T12:00:00Z in acme/a cannot be reached: "
         "search serves the first 10 and they share one second"

@@ -5,8 +5,9 @@ query past the cap is continued from the creation time of the last result it gav
 range: `created:2026-11-26T09:14:02Z..2026-11-26T23:59:59Z`): every page spent is a page of
 items, none is spent only to read a count, and a busy day costs its items / 100 requests. When
 more than the cap share one second, that second is split by repository (the dominant one on its
-own with `repo:`, the rest with `-repo:`), then by kind; what even that cannot reach is counted
-from `total_count` and named in the notes. An organisation is searched as one scope
+own with `repo:`, the rest with `-repo:`), then by kind, and one repository's kind still past the
+cap is read from its issue listing (newest first, down to that second); what even that cannot
+reach is counted from `total_count` and named in the notes. An organisation is searched as one scope
 (`org:pytorch -repo:pytorch/pytorch`), so its cost grows with its active items, not its
 repositories.
 """
@@ -30,6 +31,8 @@ SEARCH_CAP = 1000  # GitHub serves at most the first 1,000 results of any search
 KINDS = ("is:issue", "is:pr")
 API_REPOSITORY = re.compile(r"/repos/([\w.-]+/[\w.-]+)$")
 SECOND = timedelta(seconds=1)
+# The most pages a repository's listing may take to reach a second its search cannot.
+MAX_LISTING_PAGES = 50
 Payloads = list[dict[str, Any]]
 
 
@@ -150,9 +153,35 @@ class WindowSearch:
             if total > self.cap and can_split:
                 yield from self._one_second(query, items)
                 return
+            if total > self.cap and query.single_repository and query.second:
+                yield items
+                yield from self._listed(query, total, items)
+                return
             fetched += items
             yield items
         self._unreachable(query, total, fetched)
+
+    def _listed(self, query: Query, total: int, reached: Payloads) -> Iterator[Payloads]:
+        """One repository's items of one second and kind, past the cap even so: its issue listing,
+        newest first, down to that second (the listing has no cap). Bounded: a backfill of an old
+        window in a busy repository would page through everything since."""
+        repo, second = query.single_repository, query.second
+        assert repo is not None and second is not None  # only called for such a query
+        params = {"state": "all", "sort": "created", "direction": "desc", "per_page": PER_PAGE}
+        pulls = query.kind == "is:pr"
+        found = {item.get("number"): item for item in reached}
+        pages = self.client.iter_pages(f"/repos/{repo}/issues", self.stats, params=params)
+        for number, page in enumerate(pages, 1):
+            items = [item for item in page.data if isinstance(item, dict)]
+            kept = [item for item in items if _created(item) == second and ("pull_request" in item) == pulls]
+            found.update((item.get("number"), item) for item in kept)
+            yield kept
+            oldest = _created(items[-1]) if items else None
+            if oldest is None or oldest < second:
+                return
+            if number >= MAX_LISTING_PAGES:
+                break
+        self._unreachable(query, total, list(found.values()))
 
     def _pages(self, query: Query) -> Iterator[tuple[int, Payloads]]:
         """(total_count, items) per page; an unknown repository or organisation is NotFound."""
