@@ -306,7 +306,8 @@ def workers(args: argparse.Namespace) -> bool:
                     env = {"GITHUB_API_URL": server.url, "GITHUB_TOKEN": "benchmark-token"}
                     settings = load_settings(profile=str(profile), db=db, config_file=str(config), env=env)
                     redis.Redis.from_url(broker).flushall()
-                    group = Workers(Path(folder), config, db, env)
+                    # The workers run this checkout's code, whatever the environment has installed.
+                    group = Workers(Path(folder), config, db, {**env, "PYTHONPATH": str(ROOT / "src")})
                     try:
                         for index in range(count):
                             group.start(f"w{index}", concurrency=1)
@@ -364,10 +365,10 @@ def analysis_on_workers(
             with store.engine.begin() as connection:
                 connection.exec_driver_sql("DELETE FROM llm_cache")
             redis.Redis.from_url(broker).flushall()
-            group = Workers(folder, config, db, {})
+            group = Workers(folder, config, db, {"PYTHONPATH": str(ROOT / "src")})
             try:
                 for index in range(count):
-                    group.env = {"OPENAI_BASE_URL": servers[index][1]}
+                    group.env = {"OPENAI_BASE_URL": servers[index][1], "PYTHONPATH": str(ROOT / "src")}
                     group.start(f"a{index}", concurrency=1)
                 tokens = args.max_tokens
                 llm = LLMSettings(model="smollm2", base_url=servers[0][1], timeout=300, max_output_tokens=tokens)
