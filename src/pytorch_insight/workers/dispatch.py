@@ -148,7 +148,8 @@ def collect_with_workers(
         results = dispatcher.wait(pending, progress)
         if any(part.source == "github" for part in parts):
             # An organisation's threads per repository, then the details: both read the store.
-            for make_parts in (thread_parts, focus_parts):
+            steps = (thread_parts, focus_parts) if settings.profile.github.orgs else (focus_parts,)
+            for make_parts in steps:
                 later = make_parts(store.items_in_window(window), settings.profile)
                 pending = {
                     part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json()}) for part in later
