@@ -306,7 +306,8 @@ def workers(args: argparse.Namespace) -> bool:
                     env = {"GITHUB_API_URL": server.url, "GITHUB_TOKEN": "benchmark-token"}
                     settings = load_settings(profile=str(profile), db=db, config_file=str(config), env=env)
                     redis.Redis.from_url(broker).flushall()
-                    group = Workers(Path(folder), config, db, env)
+                    # The workers run this checkout's code, whatever the environment has installed.
+                    group = Workers(Path(folder), config, db, {**env, "PYTHONPATH": str(ROOT / "src")})
                     try:
                         for index in range(count):
                             group.start(f"w{index}", concurrency=1)
@@ -328,7 +329,8 @@ def workers(args: argparse.Namespace) -> bool:
                 print(f"  {name:<22}{status.items:>7}{status.requests:>10}{seconds:>8.1f}{base / seconds:>9.1f}x")
             ok = ok and len(set(results.values())) == 1
             print(f"  stores alike ({', '.join(f'{k}: {v}' for k, v in results.items())} items): {ok}")
-            ok = analysis_on_workers(args, Path(folder), config, broker, window, counts) and ok
+            if args.llm_focus:
+                ok = analysis_on_workers(args, Path(folder), config, broker, window, counts) and ok
     finally:
         redis_server.terminate()
     return ok
@@ -363,10 +365,10 @@ def analysis_on_workers(
             with store.engine.begin() as connection:
                 connection.exec_driver_sql("DELETE FROM llm_cache")
             redis.Redis.from_url(broker).flushall()
-            group = Workers(folder, config, db, {})
+            group = Workers(folder, config, db, {"PYTHONPATH": str(ROOT / "src")})
             try:
                 for index in range(count):
-                    group.env = {"OPENAI_BASE_URL": servers[index][1]}
+                    group.env = {"OPENAI_BASE_URL": servers[index][1], "PYTHONPATH": str(ROOT / "src")}
                     group.start(f"a{index}", concurrency=1)
                 tokens = args.max_tokens
                 llm = LLMSettings(model="smollm2", base_url=servers[0][1], timeout=300, max_output_tokens=tokens)
@@ -494,7 +496,9 @@ def main() -> int:
     parser.add_argument("--items", type=int, default=3000, help="items active in the window")
     parser.add_argument("--workers", default="1,2,4", help="worker processes to compare (workers section)")
     parser.add_argument("--max-tokens", type=int, default=200, help="model output per call (workers section)")
-    parser.add_argument("--llm-focus", type=int, default=6, help="focus items analysed (workers section)")
+    parser.add_argument(
+        "--llm-focus", type=int, default=6, help="focus items analysed (workers section; 0: collection only)"
+    )
     parser.add_argument("--db-items", type=int, default=100_000, help="items in the store (database section)")
     parser.add_argument("--pg", help="PostgreSQL URL to use (database section; default: a local throwaway server)")
     args = parser.parse_args()

@@ -299,3 +299,32 @@ def test_the_token_never_follows_a_next_page_to_another_host(
     assert status.status is CoverageStatus.PARTIAL
     assert "stopped paging 127.0.0.1/search/issues: its next page is on another host" in status.note
     assert len(by_number(store)) == 100
+
+
+def test_a_recent_windows_comment_listing_runs_on_to_the_present_instead_of_refetching_threads(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
+    # 40 threads, 5 comments each in the week and 5 each two days after it: 400 comments, 4 pages.
+    rows = [row(n, comments=comments(5) + comments(5, day="2026-04-15")) for n in range(100, 140)]
+    server = start_github(rows)
+    clock.current = WEEK.end.timestamp() + 2.5 * 86400  # the weekly run, a little late
+    store, status = collect(make_settings(server.url), clock, WEEK)
+    assert status.status is CoverageStatus.OK, status.note
+    assert all(len(item.comments) == 10 for item in by_number(store).values())
+    comment_paths = [path.split("?", 1)[0] for path, _ in server.log if "comments" in path]
+    assert comment_paths == ["/repos/pytorch/pytorch/issues/comments"] * 4  # no thread fetched on its own
+
+
+def test_an_older_windows_comment_listing_runs_on_only_while_that_is_cheaper(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
+    # Months later: 30 threads with comments after the window. Paging on costs 6 pages of later
+    # comments on other threads; refetching the 30 threads would cost 30 requests.
+    rows = [row(n, comments=comments(4) + comments(1, day="2026-05-20")) for n in range(200, 230)]
+    rows += [row(n, created="2026-05-01", comments=comments(20, day="2026-05-02")) for n in range(300, 330)]
+    server = start_github(rows)
+    store, status = collect(make_settings(server.url), clock, WEEK)
+    assert status.status is CoverageStatus.OK, status.note
+    assert all(len(by_number(store)[n].comments) == 5 for n in range(200, 230))
+    comment_paths = [path.split("?", 1)[0] for path, _ in server.log if "comments" in path]
+    assert comment_paths == ["/repos/pytorch/pytorch/issues/comments"] * 8

@@ -12,7 +12,8 @@ from pytorch_insight.collect import github_client, run_collection
 from pytorch_insight.config import Settings
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.sources import NoProgress
-from pytorch_insight.sources.github import TIMELINE_KEEP, TIMELINE_TITLE, GitHubSource
+from pytorch_insight.sources.github import GitHubSource
+from pytorch_insight.sources.github_timeline import TIMELINE_KEEP, TIMELINE_TITLE
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
 from tests.conftest import FakeClock

@@ -8,8 +8,9 @@ from contextlib import ExitStack
 
 import httpx
 
-from pytorch_insight.clock import Clock
+from pytorch_insight.clock import Clock, SystemClock
 from pytorch_insight.config import Profile, Settings
+from pytorch_insight.github_tokens import BudgetTransport, Limit, LocalBudget
 from pytorch_insight.http import HttpClient
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.pipeline import assess, select_focus
@@ -53,10 +54,23 @@ def http_client(
 def github_client(
     settings: Settings, store: Store, clock: Clock | None = None, transport: httpx.BaseTransport | None = None
 ) -> HttpClient:
-    """`transport` carries the workers' shared budget (workers/budget.py); none in-process."""
+    """`transport` carries the workers' shared budget (workers/budget.py); in-process, several
+    tokens (`GITHUB_TOKENS`) are used in turn within each one's budget (github_tokens.py)."""
     headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
     if settings.github_token:
         headers["Authorization"] = f"Bearer {settings.github_token.get_secret_value()}"
+    if transport is None and len(settings.github_tokens) > 1:
+        workers = settings.workers
+        budget = LocalBudget(
+            [token.get_secret_value() for token in settings.github_tokens],
+            {
+                "core": Limit(workers.core_requests, workers.core_period),
+                "search": Limit(workers.search_requests, workers.search_period),
+            },
+            max_wait=settings.http.max_rate_limit_wait,
+            clock=clock or SystemClock(),
+        )
+        transport = BudgetTransport(settings.github_api_url, budget)
     return http_client(settings, store, clock, settings.github_api_url, headers, transport)
 
 

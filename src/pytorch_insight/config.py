@@ -291,6 +291,8 @@ class Settings(BaseModel):
     db: str
     github_api_url: str = DEFAULT_GITHUB_API_URL
     github_token: SecretStr | None = None
+    # GITHUB_TOKENS: several tokens for one process, used in turn (github_tokens.py)
+    github_tokens: list[SecretStr] = Field(default_factory=list)
     discourse_api_key: SecretStr | None = None
     discourse_api_username: str | None = None
     slack_token: SecretStr | None = None
@@ -367,7 +369,9 @@ def load_settings(
     path = Path(config_file) if explicit else default_config_path()
     file_data: dict[str, Any] = _read_toml(path, "config file") if explicit or path.exists() else {}
     github = file_data.get("github", {})
-    token = env.get("GITHUB_TOKEN") or None
+    tokens = list(dict.fromkeys((env.get("GITHUB_TOKENS") or "").replace(",", " ").split()))
+    token = env.get("GITHUB_TOKEN") or (tokens[0] if tokens else None)
+    tokens = list(dict.fromkeys([token, *tokens])) if token else []
     secrets = {name: SecretStr(env[name]) if env.get(name) else None for name in ("DISCOURSE_API_KEY", "SLACK_TOKEN")}
     database = db or file_data.get("db") or str(default_db_path())
     if isinstance(database, str):  # anything else is reported by the validation below
@@ -378,6 +382,7 @@ def load_settings(
             db=database,
             github_api_url=(env.get("GITHUB_API_URL") or github.get("api_url") or DEFAULT_GITHUB_API_URL).rstrip("/"),
             github_token=SecretStr(token) if token else None,
+            github_tokens=[SecretStr(value) for value in tokens],
             discourse_api_key=secrets["DISCOURSE_API_KEY"],
             discourse_api_username=env.get("DISCOURSE_API_USERNAME") or None,
             slack_token=secrets["SLACK_TOKEN"],

@@ -21,6 +21,8 @@ REDACTED = "[redacted]"
 # The environment variables config.py reads credentials from; a value set in the config file
 # (the model's api_key) is registered by whoever reads it (analysis/llm.py).
 SECRET_VARIABLES = ("GITHUB_TOKEN", "SLACK_TOKEN", "DISCOURSE_API_KEY", "OPENAI_API_KEY")
+# Holding several credentials, separated by commas or white space.
+SECRET_LISTS = ("GITHUB_TOKENS",)
 # A shorter value is no credential worth hiding and would blank ordinary words: "ollama", the
 # placeholder key of a local server, is no secret.
 MIN_SECRET = 8
@@ -60,6 +62,7 @@ def register_secret(value: str | None) -> None:
 def configured_secrets(extra: Iterable[str] = ()) -> tuple[str, ...]:
     """The credentials set now, longest first (so one that holds another is replaced whole)."""
     values = {os.environ.get(name, "") for name in SECRET_VARIABLES} | _registered | set(extra)
+    values |= {part for name in SECRET_LISTS for part in os.environ.get(name, "").replace(",", " ").split()}
     return tuple(sorted((value for value in values if len(value) >= MIN_SECRET), key=len, reverse=True))
 
 

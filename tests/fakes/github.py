@@ -44,9 +44,9 @@ DOCS = "https://docs.github.com/rest"
 # What GitHub turns into a cross-reference: `#N`, `owner/name#N` and links to an issue or PR.
 SHORT_REF = re.compile(r"(?<![\w&/])(?:([\w.-]+/[\w.-]+))?#(\d+)(?!\d)")
 URL_REF = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d+)(?!\d)")
-DATE_QUALIFIER = (
-    r"(created|closed|updated):(?:(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})|(<=|>=|<|>)(\d{4}-\d{2}-\d{2}))"
-)
+# A day or a moment (`2026-04-07T09:14:02Z`), as GitHub's qualifiers take them.
+MOMENT = r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}Z)?"
+DATE_QUALIFIER = rf"(created|closed|updated):(?:({MOMENT})\.\.({MOMENT})|(<=|>=|<|>)({MOMENT}))"
 
 
 @dataclass
@@ -380,14 +380,23 @@ def _moment(thread: Thread, field: str) -> datetime | None:
 
 
 def _matches(moment: datetime | None, low: str, high: str, operator: str, day: str) -> bool:
-    """GitHub's date qualifiers: ``A..B`` (inclusive days) or ``<D``, ``<=D``, ``>D``, ``>=D``."""
+    """GitHub's date qualifiers: ``A..B`` (inclusive; a bare day is the whole day) or ``<D``,
+    ``<=D``, ``>D``, ``>=D``, each end a day or a moment to the second."""
     if moment is None:
         return False
-    value = moment.date()
     if low:
-        return date.fromisoformat(low) <= value <= date.fromisoformat(high)
-    bound = date.fromisoformat(day)
-    return {"<": value < bound, "<=": value <= bound, ">": value > bound, ">=": value >= bound}[operator]
+        return _bound(low, moment) >= 0 and _bound(high, moment) <= 0
+    order = _bound(day, moment)  # -1: before the bound, 0: in it, 1: after it
+    return {"<": order < 0, "<=": order <= 0, ">": order > 0, ">=": order >= 0}[operator]
+
+
+def _bound(text: str, moment: datetime) -> int:
+    """Where `moment` falls against a day or a second: -1 before, 0 within, 1 after."""
+    if "T" in text:
+        value, bound = moment.replace(microsecond=0), datetime.fromisoformat(text.replace("Z", "+00:00"))
+    else:
+        value, bound = moment.date(), date.fromisoformat(text)  # type: ignore[assignment]
+    return (value > bound) - (value < bound)
 
 
 class _Handler(BaseHTTPRequestHandler):

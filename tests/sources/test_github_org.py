@@ -18,7 +18,7 @@ from pytorch_insight.collect import github_client, run_collection
 from pytorch_insight.config import Settings, load_profile
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import NoProgress
+from pytorch_insight.sources import NoProgress, github_search
 from pytorch_insight.sources.github import GitHubSource
 from pytorch_insight.store import Store
 from pytorch_insight.window import make_window
@@ -130,32 +130,78 @@ def test_an_organisation_is_collected_by_search_with_each_item_in_its_repository
     assert any(query.endswith("closed:2026-04-07..2026-04-13 created:<2026-04-07") for query in queries)
 
 
-def test_a_search_over_the_cap_is_split_into_days_then_issues_and_pull_requests(
+def test_a_search_over_the_cap_goes_on_from_its_last_creation_time(
     start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
 ) -> None:
-    rows = [row("acme/a", n, created=f"2026-04-{7 + n % 7:02d}") for n in range(1, 29)]  # 4 a day
-    rows += [row("acme/b", n, kind="pull_request" if n % 2 else "issue", created="2026-04-11") for n in range(1, 13)]
+    rows = [row("acme/a", n, created=f"2026-04-{7 + n % 7:02d}T{n % 24:02d}:00:00Z") for n in range(1, 43)]
     server = start_github(rows, search_cap=10)
     settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
     store, status = collect_capped(settings, clock, 10)
     assert status.status is CoverageStatus.OK, status.note
-    assert len(stored(store)) == 40
+    assert len(stored(store)) == 42
     queries = search_queries(server)
-    # 2026-04-11 holds 16 (more than 10) on its own: only that day is asked for by kind.
-    by_kind = [query for query in queries if " is:" in query]
-    assert by_kind and all("created:2026-04-11..2026-04-11" in query for query in by_kind)
-    assert {query.rsplit(" ", 1)[1] for query in by_kind} == {"is:issue", "is:pr"}
+    # No page spent only to read a count: 42 items, 10 a query, each query from the last one's
+    # last creation time (that second's items come again), plus the closed search.
+    assert len(queries) == 5 + 1
+    assert queries[1].startswith("org:acme created:2026-04-08T") and queries[1].endswith("..2026-04-13T23:59:59Z")
 
 
-def test_a_day_past_the_cap_even_by_kind_is_named_in_the_note(
+def test_a_repository_that_dominates_one_second_is_searched_on_its_own(
     start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
 ) -> None:
-    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 15)]
+    # 16 of acme/b and 4 of acme/a created in the same second (a bot's burst), more than the cap
+    # of 10: acme/b on its own (by kind), the rest without it; the other days as usual.
+    rows = [row("acme/a", n, created=f"2026-04-{7 + n % 7:02d}") for n in range(1, 29)]  # 4 a day, at noon
+    rows += [row("acme/b", n, kind="pull_request" if n % 2 else "issue", created="2026-04-11") for n in range(1, 17)]
     server = start_github(rows, search_cap=10)
     settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
     store, status = collect_capped(settings, clock, 10)
-    assert len(stored(store)) == 10
-    assert "org:acme: more than 10 items created on 2026-04-09; only the first 10 are reachable" in status.note
+    assert status.status is CoverageStatus.OK, status.note
+    assert len(stored(store)) == 44
+    queries = search_queries(server)
+    second = "created:2026-04-11T12:00:00Z..2026-04-11T12:00:00Z"
+    assert f"repo:acme/b {second} is:issue" in queries and f"repo:acme/b {second} is:pr" in queries
+    assert f"org:acme -repo:acme/b {second}" in queries
+    assert [query for query in queries if " is:" in query] == [
+        f"repo:acme/b {second} is:issue",
+        f"repo:acme/b {second} is:pr",
+    ]
+
+
+def test_one_repositorys_second_past_the_cap_is_read_from_its_listing(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
+) -> None:
+    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 15)]  # 14 issues in one second
+    rows += [row("acme/a", n, created="2026-04-12") for n in range(15, 20)]
+    server = start_github(rows, search_cap=10)
+    settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
+    store, status = collect_capped(settings, clock, 10)
+    assert status.status is CoverageStatus.OK, status.note
+    assert len(stored(store)) == 19
+    listings = [path for path, _ in server.log if path.startswith("/repos/acme/a/issues?")]
+    assert len(listings) == 1 and "sort=created&direction=desc" in listings[0]
+
+
+def test_what_even_the_listing_cannot_reach_is_counted_and_named(
+    start_github: Start,
+    make_settings: MakeSettings,
+    clock: FakeClock,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(github_search, "MAX_LISTING_PAGES", 1)
+    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 15)]
+    # A page of later items before them in the listing (newest first).
+    rows += [row("acme/a", n, created=f"2026-04-12T{n % 24:02d}:{n % 60:02d}:00Z") for n in range(15, 120)]
+    server = start_github(rows, search_cap=10)
+    settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
+    store, status = collect_capped(settings, clock, 10)
+    assert status.status is CoverageStatus.PARTIAL
+    assert len([key for key in stored(store) if key[1] < 15]) == 10
+    assert (
+        "org:acme: 4 of 14 issues created at 2026-04-09T12:00:00Z in acme/a cannot be reached: "
+        "search serves the first 10 and they share one second"
+    ) in status.note
 
 
 def test_listed_excluded_and_included_repositories(

@@ -18,6 +18,7 @@ from pytorch_insight.collect import build_sources, run_collection
 from pytorch_insight.config import load_settings
 from pytorch_insight.sources import NoProgress
 from pytorch_insight.store import Store
+from pytorch_insight.window import make_window
 from tests.conftest import SHARED_WINDOW
 from tests.fakes.github import FakeGitHub
 from tests.workers.conftest import Workers, worker_config
@@ -159,3 +160,92 @@ def test_without_a_broker_workers_is_a_config_error(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1].startswith("error: the workers need a broker: set [workers] broker")
+
+
+def details(log: list[tuple[str, int]]) -> list[str]:
+    """The focus details requested: file lists and timelines, in a stable order."""
+    return sorted(path.split("?", 1)[0] for path, _ in log if path.split("?", 1)[0].endswith(("/files", "/timeline")))
+
+
+def test_the_focus_details_are_picked_once_for_the_whole_window_as_in_process(
+    shared_rows: list[dict[str, Any]], tmp_path: Path, redis_url: str, workers: Callable[..., Workers]
+) -> None:
+    # pytorch/pytorch's fortnight in three repositories: each has a focus list's worth of its own.
+    rows = [
+        {**row, "repo": repo, "url": (row.get("url") or "").replace("pytorch/pytorch", repo)}
+        for repo in REPOSITORIES[:3]
+        for row in shared_rows
+        if row["repo"] == "pytorch/pytorch"
+    ]
+    rows += [row for row in shared_rows if row["repo"] in REPOSITORIES[3:]]
+    profile = profile_file(tmp_path)
+    with FakeGitHub(rows, now=time.time) as fake:
+        settings = load_settings(
+            profile=str(profile), db=str(tmp_path / "in.db"), env={"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN}
+        )
+        expected_store = Store.open(settings.db)
+        with ExitStack() as stack:
+            sources = build_sources(settings, expected_store, stack, ("github",))
+            run_collection(expected_store, sources, SHARED_WINDOW, NoProgress(), "pytorch", {})
+        expected = details(fake.log)
+    assert expected  # the shared fortnight has focus PRs and issues
+    db = str(tmp_path / "workers.db")
+    with FakeGitHub(rows, now=time.time, tokens={TOKEN}) as fake:
+        config = worker_config(tmp_path / "config.toml", redis_url, job_timeout=120.0)
+        group = workers(config, db, {"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN})
+        group.start("one")
+        group.start("two")
+        stdout, stderr = dispatch(group, profile).communicate(timeout=120)
+        got = details(fake.log)
+    assert json.loads(stdout)["sources"][0]["status"] == "ok", stderr
+    # Each repository's task used to pick its own candidates: several times the requests.
+    assert got == expected
+    store = Store.open(db)
+    extras = {item.id: sorted(set(item.model_extra or {}) & {"files", "timeline_refs"}) for item in store.iter_items()}
+    assert extras == {
+        item.id: sorted(set(item.model_extra or {}) & {"files", "timeline_refs"})
+        for item in expected_store.iter_items()
+    }
+    assert threads(store) == threads(expected_store)
+
+
+def test_an_organisations_threads_are_spread_over_the_workers_one_task_per_repository(
+    tmp_path: Path, redis_url: str, workers: Callable[..., Workers]
+) -> None:
+    from tests.sources.test_github_org import organisation
+
+    rows = organisation()
+    for row in rows:  # threads in acme/b too: two repositories' thread tasks
+        if row["repo"] == "acme/b" and row["number"] % 5 == 0:
+            row["comments"] = [{"author": "y", "date": "2026-04-10", "kind": "comment", "body": "and here"}]
+    profile = tmp_path / "acme.toml"
+    profile.write_text('name = "acme"\ntitle = { zh = "Acme", en = "Acme" }\n[github]\norgs = ["acme"]\n')
+    window = make_window("2026-04-07", "2026-04-13")
+    with FakeGitHub(rows, now=time.time) as fake:
+        settings = load_settings(
+            profile=str(profile), db=str(tmp_path / "in.db"), env={"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN}
+        )
+        expected_store = Store.open(settings.db)
+        with ExitStack() as stack:
+            sources = build_sources(settings, expected_store, stack, ("github",))
+            run_collection(expected_store, sources, window, NoProgress(), "acme", {})
+        expected_requests = len(fake.log)
+    db = str(tmp_path / "workers.db")
+    with FakeGitHub(rows, now=time.time, tokens={TOKEN}) as fake:
+        config = worker_config(tmp_path / "config.toml", redis_url, job_timeout=120.0)
+        group = workers(config, db, {"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN})
+        group.start("one")
+        group.start("two")
+        command = group.command("collect", "--workers", "--source", "github", "--json", "--profile", str(profile))
+        job = subprocess.run(
+            [*command, "--since", "2026-04-07", "--until", "2026-04-13"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **group.env},
+            timeout=120,
+        )
+        requests = len(fake.log)
+    assert job.returncode == 0, job.stderr
+    assert "github acme/a threads: done (ok)" in job.stderr and "github acme/b threads: done (ok)" in job.stderr
+    assert requests == expected_requests
+    assert threads(Store.open(db)) == threads(expected_store)

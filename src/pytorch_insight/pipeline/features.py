@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from sys import intern
 
 from pytorch_insight.model import Item
 
@@ -85,8 +86,10 @@ def extract_features(item: Item) -> Features:
         text=text,
         title=title_lower,
         labels=frozenset(label.lower() for label in item.labels),
-        words=frozenset(WORD.findall(text)),
-        title_words=frozenset(WORD.findall(title_lower)),
+        # One string per distinct word for the whole window, not one per item that uses it: the
+        # word sets are most of what a window's features hold (`report`'s peak memory).
+        words=frozenset(map(intern, WORD.findall(text))),
+        title_words=frozenset(map(intern, WORD.findall(title_lower))),
         tags=title_tags(title),
         owners=owners,
         stack=stack,

@@ -28,6 +28,12 @@ from pytorch_insight.model import (
 )
 from pytorch_insight.sources import Emit, Lookup, Progress, finished, unreachable_note
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
+from pytorch_insight.sources.github_listing import (
+    comment_from_payload,
+    fetch_updated_since,
+    issue_comment_count,
+    pages_left,
+)
 from pytorch_insight.sources.github_search import (
     PER_PAGE,
     SEARCH_CAP,
@@ -35,18 +41,14 @@ from pytorch_insight.sources.github_search import (
     repository_of,
     window_searches,
 )
+from pytorch_insight.sources.github_timeline import timeline_refs
 from pytorch_insight.window import Window, github_time, parse_timestamp
 
 FocusSelector = Callable[[list[Item]], list[Item]]
 # Past this, "updated since the window began" drags in months of later activity: search instead.
 RECENT_LAG_SECONDS = 3 * 86400
-# The timeline events kept per item (the newest), and how much of a referencing title.
-TIMELINE_KEEP = 50
-TIMELINE_TITLE = 200
-TIMELINE_EVENTS = frozenset({"cross-referenced", "closed", "reopened", "referenced", "connected"})
 # Extra fields that only later phases fetch: a listing knows nothing of them, so they are kept.
 FETCHED_EXTRAS = ("files", "timeline_refs")
-SHA = re.compile(r"[0-9a-f]{7,64}")
 
 
 @dataclass
@@ -56,6 +58,7 @@ class _RepoRun:
     problems: list[str] = field(default_factory=list)
     fatal: bool = False
     org: str | None = None  # the organisation whose search found it: no listings of its own
+    detailed: bool = False  # holds only focus candidates: other items are looked up in the store
 
 
 @dataclass
@@ -69,34 +72,9 @@ class _OrgRun:
         return f"org:{self.scope.org}"
 
 
-def fetch_updated_since(
-    client: HttpClient, stats: RequestStats, repo: str, window: Window
-) -> Iterator[list[dict[str, Any]]]:
-    """Pages of every issue and PR updated since the window began (authoritative, no search cap)."""
-    params = {
-        "state": "all",
-        "since": github_time(window.start),
-        "sort": "updated",
-        "direction": "asc",
-        "per_page": PER_PAGE,
-    }
-    for page in client.iter_pages(f"/repos/{repo}/issues", stats, params=params):
-        yield page.data
-
-
-def comment_from_payload(payload: dict[str, Any]) -> Comment:
-    return Comment(
-        id=payload.get("id"),
-        author=(payload.get("user") or {}).get("login"),
-        date=payload.get("created_at"),
-        kind="comment",
-        body=payload.get("body") or "",
-    )
-
-
-def issue_comment_count(item: Item) -> int:
-    """Comments we hold that GitHub counts in the issue's `comments` field (not reviews)."""
-    return sum(1 for comment in item.comments if comment.kind == "comment")
+def is_pull_request(item: Item) -> bool:
+    """An RFC can be a PR too; a stored item has lost its payload but keeps its URL."""
+    return "pull_request" in (item.raw or {}) or item.kind == "pull_request" or "/pull/" in (item.url or "")
 
 
 class GitHubSource:
@@ -127,29 +105,89 @@ class GitHubSource:
         self.stored: set[str] = set()
         self._runs: list[_RepoRun] = []
         self._focus: set[str] | None = None
+        self._org_threads = True
 
     # -- the run ----------------------------------------------------------------------------------
 
-    def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
+    def fetch(
+        self, window: Window, emit: Emit, progress: Progress, details: bool = True, org_threads: bool = True
+    ) -> SourceStatus:
+        """The window's lists, commits and threads, then (with `details`) the focus candidates'
+        file lists and timelines. The workers collect without details, in parallel, and fetch the
+        details of candidates picked once for the whole window (`fetch_details`); an
+        organisation's threads, without `org_threads`, are left to tasks per repository
+        (`fetch_threads`)."""
         self._reset()
+        self._org_threads = org_threads
         github = self.profile.github
         runs = [_RepoRun(repo) for repo in github.repositories]
         orgs = [_OrgRun(scope) for org in github.orgs if not (scope := OrgScope.of(org, github)).empty]
-
-        def save(batch: Sequence[Item]) -> None:
-            emit(batch)
-            self.stored.update(item.id for item in batch)
-
         self._runs = runs  # the organisations' searches add a run for each repository they find
-        phases: tuple[tuple[Callable[..., None], Sequence[_RepoRun | _OrgRun]], ...] = (
+        phases: list[tuple[Callable[..., None], Sequence[_RepoRun | _OrgRun]]] = [
             (self._collect_items, runs),
             (self._collect_org, orgs),
             (self._collect_commits, runs),
             (self._collect_comments, runs),
-            (self._collect_files, runs),
-            (self._collect_timelines, runs),
-        )
-        stop: str = ""
+        ]
+        if details:
+            phases += [(self._collect_files, runs), (self._collect_timelines, runs)]
+        stop = self._run_phases(phases, window, self._saver(emit), progress)
+        return self._status([*orgs, *runs], stop)
+
+    def fetch_details(self, window: Window, ids: Sequence[str], emit: Emit, progress: Progress) -> SourceStatus:
+        """The file lists and timelines of focus candidates already stored (picked across the
+        whole window by whoever collected it); the items were counted when they were listed."""
+        self._reset()
+        self._focus = set(ids)
+        runs = self._stored_runs(ids, detailed=True)
+        phases = [(self._collect_files, runs), (self._collect_timelines, runs)]
+        return self._rerun(phases, runs, window, emit, progress)
+
+    def fetch_threads(self, window: Window, ids: Sequence[str], emit: Emit, progress: Progress) -> SourceStatus:
+        """The comment threads of stored items (an organisation's, listed by another task)."""
+        self._reset()
+        runs = self._stored_runs(ids, detailed=False)
+        return self._rerun([(self._collect_comments, runs)], runs, window, emit, progress)
+
+    def _stored_runs(self, ids: Sequence[str], detailed: bool) -> list[_RepoRun]:
+        by_repo: dict[str, _RepoRun] = {}
+        for item in self.lookup(list(ids)).values():
+            if item.repo is not None and item.number is not None:
+                run = by_repo.setdefault(item.repo, _RepoRun(item.repo, detailed=detailed))
+                run.items[item.number] = item
+        self._runs = list(by_repo.values())
+        return self._runs
+
+    def _rerun(
+        self,
+        phases: Sequence[tuple[Callable[..., None], Sequence[_RepoRun | _OrgRun]]],
+        runs: Sequence[_RepoRun],
+        window: Window,
+        emit: Emit,
+        progress: Progress,
+    ) -> SourceStatus:
+        """Later phases over stored items: their items were counted by the task that listed them."""
+        stop = self._run_phases(phases, window, self._saver(emit), progress)
+        self.stored.clear()
+        return self._status(runs, stop)
+
+    def _saver(self, emit: Emit) -> Emit:
+        def save(batch: Sequence[Item]) -> None:
+            emit(batch)
+            self.stored.update(item.id for item in batch)
+
+        return save
+
+    def _run_phases(
+        self,
+        phases: Sequence[tuple[Callable[..., None], Sequence[_RepoRun | _OrgRun]]],
+        window: Window,
+        save: Emit,
+        progress: Progress,
+    ) -> str:
+        """Each phase over its targets in turn; a spent budget or a dead network stops them all
+        (the note it returns), a repository's own failure only that repository."""
+        stop = ""
         for phase, targets in phases:
             for run in list(targets):
                 if run.fatal or stop:
@@ -169,7 +207,7 @@ class GitHubSource:
                     run.fatal = True
                 except RemoteError as exc:
                     run.problems.append(f"{run.repo}: {exc}")
-        return self._status([*orgs, *runs], stop)
+        return stop
 
     def _budget_note(self, error: RateLimited) -> str:
         spent = f"rate limit reached after {self.stats.charged} requests; what was fetched is stored"
@@ -194,8 +232,7 @@ class GitHubSource:
     def _item_pages(self, repo: str, window: Window) -> Iterator[list[dict[str, Any]]]:
         """The cheapest complete listing: for a window that just ended, everything updated since
         it began (the weekly run's case); for an older one, two searches bounded by the window."""
-        lag = self.client.clock.now() - window.end.timestamp()
-        if lag <= RECENT_LAG_SECONDS:
+        if self._is_recent(window):
             yield from fetch_updated_since(self.client, self.stats, repo, window)
             return
         yield from window_searches(self.client, self.stats, f"repo:{repo}", window, self.notes, self.search_cap, repo)
@@ -321,6 +358,8 @@ class GitHubSource:
     # -- phase 3: comment threads --------------------------------------------------------------
 
     def _collect_comments(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
+        if run.org is not None and not self._org_threads:
+            return  # an organisation's repositories get tasks of their own (the workers' `fetch_threads`)
         missing = self._missing_threads(run)
         expected_pages = math.ceil(sum(item.comment_count or 0 for item in missing) / PER_PAGE)
         # The repository-wide listing also returns comments on items outside the window, so it only
@@ -348,6 +387,8 @@ class GitHubSource:
 
     def _focus_ids(self) -> set[str]:
         """The focus candidates of all repositories, chosen once per run (after the threads are in)."""
+        if self._focus is not None:  # chosen already, or given (`fetch_details`)
+            return self._focus
         if self.select_focus is None:
             return set()
         if self._focus is None:
@@ -358,7 +399,7 @@ class GitHubSource:
         """Only the focus PRs' file lists are worth their requests (the report names their functions)."""
         focus = self._focus_ids()
         for number, item in sorted(run.items.items()):
-            is_pull = "pull_request" in (item.raw or {})  # an RFC can be a PR too
+            is_pull = is_pull_request(item)
             if item.id not in focus or not is_pull or "files" in (item.model_extra or {}):
                 continue
             url = f"/repos/{run.repo}/pulls/{number}/files"
@@ -393,66 +434,40 @@ class GitHubSource:
             except NotFound:  # deleted or transferred since it was listed; the other issues go on
                 self.notes.append(f"{run.repo}#{number}: gone (404) before its timeline was read")
                 continue
-            refs = self.timeline_refs(events, run)
+            refs = timeline_refs(events, self._merge_state, run.repo, self._known(run, events))
             if refs == (item.model_extra or {}).get("timeline_refs"):
                 continue  # known already (an unchanged timeline): nothing to store
             run.items[number] = item.model_copy(update={"timeline_refs": refs})
             save([run.items[number]])
             progress.update(self.name, f"{run.repo}: timelines of focus issues", len(self.stored))
 
-    def timeline_refs(self, events: list[Any], run: _RepoRun | None = None) -> list[dict[str, Any]]:
-        """The fix-relevant timeline events as small plain dicts, oldest first, the newest
-        `TIMELINE_KEEP` of them. Everything else of the payload (bodies, hostile text) is dropped."""
-        refs = [ref for event in events if isinstance(event, dict) and (ref := self._timeline_ref(event, run))]
-        refs.sort(key=lambda ref: ref["date"] or "")  # GitHub lists them oldest first already; keep it so
-        return refs[-TIMELINE_KEEP:]
-
-    def _timeline_ref(self, event: dict[str, Any], run: _RepoRun | None) -> dict[str, Any] | None:
-        kind = event.get("event")
-        if kind not in TIMELINE_EVENTS:
-            return None
-        date = _text(event.get("created_at"))
-        if kind == "cross-referenced":
-            source = event.get("source")
-            issue = source.get("issue") if isinstance(source, dict) else None
-            if not isinstance(issue, dict) or not isinstance(issue.get("number"), int):
-                return None
-            return {
-                "event": kind,
-                "repo": repository_of(issue),
-                "number": issue["number"],
-                "kind": "pull_request" if issue.get("pull_request") else "issue",
-                "state": self._reference_state(issue, run),
-                "title": (_text(issue.get("title")) or "")[:TIMELINE_TITLE],
-                "date": date,
-                "url": _text(issue.get("html_url")),
-            }
-        if kind == "connected":
-            return {"event": kind, "date": date}
-        actor = _text((event.get("actor") or {}).get("login")) if isinstance(event.get("actor"), dict) else None
-        if kind == "reopened":
-            return {"event": kind, "date": date, "actor": actor}
-        commit = _text(event.get("commit_id"))
-        commit = commit if commit and SHA.fullmatch(commit) else None
-        if kind == "referenced":
-            return {"event": kind, "date": date, "commit_id": commit} if commit else None
-        return {"event": kind, "date": date, "commit_id": commit, "actor": actor}
-
-    def _reference_state(self, issue: dict[str, Any], run: _RepoRun | None) -> str:
-        """open / closed / merged, the PyTorch way (merged_at, or a merged label on a closed PR);
-        a PR of this run that a landed commit proved merged counts as merged too."""
-        labels = [label.get("name") if isinstance(label, dict) else str(label) for label in issue.get("labels") or []]
-        state, _, _ = self._merge_state(issue, [label for label in labels if isinstance(label, str)])
-        known = run.items.get(issue["number"]) if run is not None and repository_of(issue) == run.repo else None
-        if issue.get("pull_request") and known is not None and known.state == "merged":
-            return "merged"
-        return state if state in ("open", "closed", "merged") else "open"
+    def _known(self, run: _RepoRun, events: list[Any]) -> dict[int, Item]:
+        """The run's items a timeline may reference; a details-only run holds just the focus
+        candidates, so the others it references are read from the store (a landed commit may
+        have proved them merged)."""
+        if not run.detailed:
+            return run.items
+        numbers = {
+            issue["number"]
+            for event in events
+            if isinstance(event, dict) and isinstance(source := event.get("source"), dict)
+            if isinstance(issue := source.get("issue"), dict) and isinstance(issue.get("number"), int)
+            if repository_of(issue) == run.repo and issue["number"] not in run.items
+        }
+        stored = self.lookup([github_item_id(run.repo, number) for number in sorted(numbers)])
+        return {**{item.number: item for item in stored.values() if item.number is not None}, **run.items}
 
     def _missing_threads(self, run: _RepoRun) -> list[Item]:
         return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
 
     def _repository_comments(self, run: _RepoRun, window: Window, save: Emit) -> None:
+        """The repository's comments since the window began, oldest first, kept for the window's
+        items. Past the window's end it goes on while that is the cheaper way to complete the
+        threads commented on since: always for a recent window (a few days of comments), else
+        while the pages left (from `Link: rel="last"`) are fewer than the threads they complete,
+        each of which would otherwise be fetched again on its own."""
         params = {"since": github_time(window.start), "sort": "created", "direction": "asc", "per_page": PER_PAGE}
+        recent = self._is_recent(window)
         for page in self.client.iter_pages(f"/repos/{run.repo}/issues/comments", self.stats, params=params):
             found: dict[int, list[Comment]] = {}
             for payload in page.data:
@@ -461,8 +476,21 @@ class GitHubSource:
                     found.setdefault(number, []).append(comment_from_payload(payload))
             self._attach(run, found, save)
             last = parse_timestamp(page.data[-1].get("created_at")) if page.data else None
-            if last is None or last >= window.end:
+            if last is None:
                 break
+            if last >= window.end and not self._page_on(run, window, pages_left(page), recent):
+                break
+
+    def _page_on(self, run: _RepoRun, window: Window, left: int | None, recent: bool) -> bool:
+        """Whether the listing's remaining pages cost less than the threads they would complete
+        (those of items created in the window: an older item may miss comments from before it)."""
+        if left is None:
+            return recent
+        completes = sum(1 for item in self._missing_threads(run) if window.contains(parse_timestamp(item.created)))
+        return left < completes
+
+    def _is_recent(self, window: Window) -> bool:
+        return self.client.clock.now() - window.end.timestamp() <= RECENT_LAG_SECONDS
 
     def _attach(self, run: _RepoRun, threads: dict[int, list[Comment]], save: Emit) -> None:
         changed = []
@@ -471,7 +499,3 @@ class GitHubSource:
             run.items[number] = item.model_copy(update={"comments": merge_comments(item.comments, comments)})
             changed.append(run.items[number])
         save(changed)
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None

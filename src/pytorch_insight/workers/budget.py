@@ -13,16 +13,15 @@ import hashlib
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-import httpx
 import redis
 
 from pytorch_insight.errors import RateLimited
+from pytorch_insight.github_tokens import ANONYMOUS, BudgetTransport, Limit
+
+__all__ = ["BudgetTransport", "Limit", "SharedBudget", "fingerprint"]
 
 KEY_PREFIX = "pytorch-insight:github-budget"
-# GitHub's limits without a token: a budget above them would only collect 403s.
-ANONYMOUS = {"core": 60, "search": 10}
 # Added to each period: a request is counted when it takes its place here, but GitHub counts it
 # when it arrives, a little later and not always equally later.
 SAFETY_S = 0.25
@@ -54,12 +53,6 @@ for offset = 0, count - 1 do
 end
 return {-1, wait}
 """
-
-
-@dataclass(frozen=True)
-class Limit:
-    requests: int
-    period: float
 
 
 def fingerprint(token: str | None) -> str:
@@ -109,26 +102,3 @@ class SharedBudget:
             nap = min(wait, MAX_NAP_S)
             self.sleep(nap)
             waited += nap
-
-
-class BudgetTransport(httpx.BaseTransport):
-    """Sends each request to the GitHub API origin under the shared budget, with the token it
-    took; requests anywhere else go as they are (with no token)."""
-
-    def __init__(self, api_url: str, budget: SharedBudget, inner: httpx.BaseTransport | None = None) -> None:
-        api = httpx.URL(api_url)
-        self.origin = (api.scheme, api.host, api.port)
-        self.base_path = api.path.rstrip("/")
-        self.budget = budget
-        self.inner = inner or httpx.HTTPTransport()
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        if (request.url.scheme, request.url.host, request.url.port) == self.origin:
-            path = request.url.path.removeprefix(self.base_path)
-            token = self.budget.take("search" if path.startswith("/search/") else "core")
-            if token:
-                request.headers["Authorization"] = f"Bearer {token}"
-        return self.inner.handle_request(request)
-
-    def close(self) -> None:
-        self.inner.close()

@@ -4,7 +4,7 @@ recorded as one run with one status per source, as the in-process collection rec
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from celery import Celery, states
@@ -20,7 +20,7 @@ from pytorch_insight.sources import Progress
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
 from pytorch_insight.workers.app import COLLECT_TASK, broker_url, celery_app, hide_password
-from pytorch_insight.workers.parts import Part, merge_statuses, split_job
+from pytorch_insight.workers.parts import Part, focus_parts, merge_statuses, split_job, thread_parts
 from pytorch_insight.workers.tasks import store_identity
 
 POLL_S = 0.25
@@ -31,8 +31,9 @@ PING_TIMEOUT_S = 1.0
 class Dispatcher:
     """Sends tasks to the broker of `settings.workers` and waits for them."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, sleep: Callable[[float], None] = time.sleep) -> None:
         self.settings = settings
+        self.sleep = sleep  # injectable: the tests poll without waiting
         self.app: Celery = celery_app(settings.workers)
         self.where = hide_password(broker_url(settings.workers))
 
@@ -54,40 +55,65 @@ class Dispatcher:
             raise InsightError(f"cannot reach the workers' broker {self.where}: {exc}") from None
 
     def wait(self, pending: dict[str, AsyncResult], progress: Progress | None = None) -> dict[str, tuple[bool, Any]]:
-        """label -> (succeeded, result or error message), polling the tasks' states for progress."""
+        """label -> (succeeded, result or error message), polling the tasks' states for progress.
+
+        Only a stop from outside (Ctrl-C, the job timeout) revokes the tasks still pending: a task
+        that finished, whatever it returned, is an answer, never a reason to throw the others away.
+        """
         deadline = time.monotonic() + self.settings.workers.job_timeout
         done: dict[str, tuple[bool, Any]] = {}
         seen: dict[str, str] = {}
         try:
             while len(done) < len(pending):
                 for label, result in pending.items():
-                    if label in done:
-                        continue
-                    state = result.state
-                    if state in states.READY_STATES:
-                        ok = state == states.SUCCESS
-                        done[label] = (ok, result.result if ok else str(result.result))
-                        result.forget()
-                    elif progress is not None and state == "PROGRESS" and isinstance(result.info, dict):
-                        progress.update(label, str(result.info.get("step", "")), int(result.info.get("items", 0)))
-                    elif progress is not None and state != seen.get(label):
-                        seen[label] = state
-                        progress.update(label, STATE_WORDS.get(state, state.lower()), 0)
+                    if label not in done:
+                        self._poll(label, result, done, seen, progress)
                 if len(done) < len(pending):
                     if time.monotonic() > deadline:
-                        raise InsightError(
+                        raise JobTimeout(
                             f"the workers did not finish within {self.settings.workers.job_timeout:g}s "
                             "([workers] job_timeout); what they stored is kept"
                         )
-                    time.sleep(POLL_S)
+                    self.sleep(POLL_S)
         except (OperationalError, RedisError, OSError) as exc:
             raise InsightError(f"lost the workers' broker {self.where}: {exc}; what they stored is kept") from None
-        except BaseException:
+        except (KeyboardInterrupt, JobTimeout):
             for label, result in pending.items():
                 if label not in done:
                     result.revoke()
             raise
         return done
+
+    def _poll(
+        self,
+        label: str,
+        result: AsyncResult,
+        done: dict[str, tuple[bool, Any]],
+        seen: dict[str, str],
+        progress: Progress | None,
+    ) -> None:
+        """One read of the task's state and payload: read twice, a task finishing in between gives
+        a state and a payload of two different moments (a PROGRESS state with the result list)."""
+        state, info = task_state(result)
+        if state in states.READY_STATES:
+            ok = state == states.SUCCESS
+            done[label] = (ok, info if ok else str(info))
+            result.forget()
+        elif progress is not None and state == "PROGRESS" and isinstance(info, dict):
+            progress.update(label, str(info.get("step", "")), int(info.get("items", 0) or 0))
+        elif progress is not None and state != seen.get(label):
+            seen[label] = state
+            progress.update(label, STATE_WORDS.get(state, state.lower()), 0)
+
+
+class JobTimeout(InsightError):
+    """The job outlived `[workers] job_timeout`."""
+
+
+def task_state(result: AsyncResult) -> tuple[str, Any]:
+    """(state, result or progress meta) from one read of the result backend."""
+    meta = result.backend.get_task_meta(result.id)
+    return str(meta.get("status", states.PENDING)), meta.get("result")
 
 
 def collect_with_workers(
@@ -112,8 +138,24 @@ def collect_with_workers(
         "collect", settings.profile.name, base["since"], base["until"], {**arguments, "workers": True}
     )
     try:
-        pending = {part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json()}) for part in parts}
+        # Lists, commits and threads in parallel (an organisation's threads per repository after
+        # its search); then the focus candidates of the whole window, picked once as in-process,
+        # and their details spread over the workers.
+        pending = {
+            part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json(), "focus": "dispatcher"})
+            for part in parts
+        }
         results = dispatcher.wait(pending, progress)
+        if any(part.source == "github" for part in parts):
+            # An organisation's threads per repository, then the details: both read the store.
+            steps = (thread_parts, focus_parts) if settings.profile.github.orgs else (focus_parts,)
+            for make_parts in steps:
+                later = make_parts(store.items_in_window(window), settings.profile)
+                pending = {
+                    part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json()}) for part in later
+                }
+                results |= dispatcher.wait(pending, progress)
+                parts += later
     except BaseException:
         store.finish_run(run_id, "interrupted", 0, "stopped before the end")
         raise

@@ -2,7 +2,9 @@
 
 A part is one source narrowed to one of its targets: a GitHub repository or organisation, a
 forum, a feed, a calendar; Slack stays whole. The task narrows the profile the same way, so it
-runs the in-process source code unchanged on its share.
+runs the in-process source code unchanged on its share. GitHub's parts collect lists, commits
+and threads only; the focus candidates are then picked once for the whole window, as
+in-process, and their file lists and timelines fetched by `details` parts.
 """
 
 from __future__ import annotations
@@ -11,11 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pytorch_insight.collect import focus_candidates
 from pytorch_insight.config import Profile
-from pytorch_insight.model import CoverageStatus, SourceStatus
+from pytorch_insight.model import CoverageStatus, Item, SourceStatus
+from pytorch_insight.sources.github_listing import issue_comment_count
+from pytorch_insight.sources.github_search import OrgScope
 
 # The profile list each source reads its targets from.
 TARGET_LISTS = {"forum": "forums", "blog": "feeds", "events": "events"}
+# Focus candidates per details task: small enough that four workers share the usual 20-40.
+DETAILS_PER_TASK = 4
 
 
 @dataclass(frozen=True)
@@ -24,9 +31,11 @@ class Part:
     kind: str  # repo, org, index (into the source's profile list) or all
     target: str  # owner/name, an organisation, a list index, or ""
     label: str  # what progress lines call it
+    ids: tuple[str, ...] = ()  # the focus candidates of a `details` part
 
-    def as_json(self) -> dict[str, str]:
-        return {"source": self.source, "kind": self.kind, "target": self.target}
+    def as_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"source": self.source, "kind": self.kind, "target": self.target}
+        return {**found, "ids": list(self.ids)} if self.ids else found
 
 
 def split_job(profile: Profile, names: Sequence[str]) -> list[Part]:
@@ -43,9 +52,53 @@ def split_job(profile: Profile, names: Sequence[str]) -> list[Part]:
     return parts
 
 
-def narrow(profile: Profile, part: dict[str, str]) -> Profile:
-    """The profile with only the part's target left for its source."""
+def thread_parts(items: Sequence[Item], profile: Profile) -> list[Part]:
+    """An organisation's comment threads as one task per repository that has threads missing,
+    so the workers share what is most of an organisation's requests (its search is one task)."""
+    github = profile.github
+    scopes = [OrgScope.of(org, github) for org in github.orgs]
+    listed = {repo.lower() for repo in github.repositories}
+    by_repo: dict[str, list[str]] = {}
+    for item in items:
+        repo = item.repo
+        if item.source != "github" or item.kind == "commit" or repo is None or repo.lower() in listed:
+            continue
+        if any(scope.wants(repo) for scope in scopes) and (item.comment_count or 0) > issue_comment_count(item):
+            by_repo.setdefault(repo, []).append(item.id)
+    return [
+        Part("github", "threads", repo, f"github {repo} threads", tuple(ids)) for repo, ids in sorted(by_repo.items())
+    ]
+
+
+def focus_parts(items: Sequence[Item], profile: Profile, chunk: int = DETAILS_PER_TASK) -> list[Part]:
+    """The details of the window's focus candidates as tasks: picked once across every
+    repository of the profile (as in-process), grouped by repository, a few candidates a task so
+    the workers share them."""
+    github = profile.github
+    scopes = [OrgScope.of(org, github) for org in github.orgs]
+    listed = {repo.lower() for repo in github.repositories}
+    mine = [
+        item
+        for item in items
+        if item.source == "github" and item.kind != "commit" and item.repo is not None
+        if item.repo.lower() in listed or any(scope.wants(item.repo) for scope in scopes)
+    ]
+    by_repo: dict[str, list[str]] = {}
+    for item in focus_candidates(mine, profile):
+        by_repo.setdefault(item.repo or "", []).append(item.id)
+    chunks = [ids[start : start + chunk] for ids in by_repo.values() for start in range(0, len(ids), chunk)]
+    return [
+        Part("github", "details", "", f"github focus details {index}/{len(chunks)}", tuple(ids))
+        for index, ids in enumerate(chunks, 1)
+    ]
+
+
+def narrow(profile: Profile, part: dict[str, Any]) -> Profile:
+    """The profile with only the part's target left for its source (a details part reads only
+    stored items: the whole profile)."""
     source, kind, target = part["source"], part["kind"], part["target"]
+    if source == "github" and kind in ("details", "threads"):
+        return profile
     if source == "github":
         owner = target.lower() if kind == "org" else None
         update: dict[str, Any] = {

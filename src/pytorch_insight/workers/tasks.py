@@ -22,9 +22,12 @@ from pydantic import SecretStr
 from pytorch_insight.collect import build_sources
 from pytorch_insight.config import Profile, Settings, with_llm
 from pytorch_insight.errors import InsightError
+from pytorch_insight.model import SourceStatus
 from pytorch_insight.redact import redact
+from pytorch_insight.sources import Source
+from pytorch_insight.sources.github import GitHubSource
 from pytorch_insight.store import LLMLedger, Store, database_url
-from pytorch_insight.window import make_window
+from pytorch_insight.window import Window, make_window
 from pytorch_insight.workers.app import ANSWER_TASK, COLLECT_TASK, broker_url, hide_password
 from pytorch_insight.workers.budget import BudgetTransport, Limit, SharedBudget
 from pytorch_insight.workers.parts import narrow
@@ -94,8 +97,24 @@ class Runtime:
             transport = BudgetTransport(settings.github_api_url, self.budget)
             sources = build_sources(settings, store, stack, (job["part"]["source"],), github_transport=transport)
             for source in sources:
-                statuses.append(source.fetch(window, store.save_items, progress).model_dump(mode="json"))
+                statuses.append(self._fetch(source, job, window, store, progress).model_dump(mode="json"))
         return statuses
+
+    @staticmethod
+    def _fetch(
+        source: Source, job: dict[str, Any], window: Window, store: Store, progress: TaskProgress
+    ) -> SourceStatus:
+        """A GitHub part leaves the focus details to the dispatcher's `details` parts, which pick
+        the candidates across the whole window once, and an organisation's threads to its
+        `threads` parts, one per repository (a job from an older dispatcher has neither)."""
+        kind = job["part"]["kind"]
+        if isinstance(source, GitHubSource) and kind == "details":
+            return source.fetch_details(window, job["part"].get("ids", []), store.save_items, progress)
+        if isinstance(source, GitHubSource) and kind == "threads":
+            return source.fetch_threads(window, job["part"].get("ids", []), store.save_items, progress)
+        if isinstance(source, GitHubSource) and job.get("focus") == "dispatcher":
+            return source.fetch(window, store.save_items, progress, details=False, org_threads=False)
+        return source.fetch(window, store.save_items, progress)
 
 
 class TaskProgress:
