@@ -10,6 +10,7 @@ import httpx
 
 from pytorch_insight.clock import Clock
 from pytorch_insight.config import Profile, Settings
+from pytorch_insight.errors import StoreError
 from pytorch_insight.http import HttpClient
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.pipeline import assess, select_focus
@@ -132,7 +133,7 @@ def run_collection(
             # reporting any progress of its own (no network), and says how it ended.
             progress.update(source.name, "starting", 0)
             log.info("%s: collecting %s – %s", source.name, window.since, window.until)
-            status = source.fetch(window, store.save_items, progress)
+            status = fetch_guarded(source, window, store, progress)
             progress.update(source.name, f"done ({status.status.value})", status.items)
             log.info(
                 "%s: %s (items: %d, requests: %d, 304s: %d)",
@@ -149,6 +150,22 @@ def run_collection(
         raise
     finish_run(store, run_id, statuses)
     return statuses
+
+
+def fetch_guarded(source: Source, window: Window, store: Store, progress: Progress) -> SourceStatus:
+    """One source's fetch; a fault of its own (a record no rule foresaw) fails that source alone.
+
+    Sources skip malformed records themselves; this is the last line, so that data from a
+    server can never stop the later sources or end the run with a traceback. What was stored
+    before the fault stays stored. Interrupts, the store's own errors and exits still propagate."""
+    try:
+        return source.fetch(window, store.save_items, progress)
+    except (StoreError, KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # noqa: BLE001 (the boundary between one source and the others)
+        log.warning("%s: stopped by an unexpected error", source.name, exc_info=True)
+        note = f"stopped by an unexpected error ({type(exc).__name__}: {str(exc)[:200]}); what was fetched is stored"
+        return SourceStatus(name=source.name, status=CoverageStatus.FAILED, note=note)
 
 
 def finish_run(store: Store, run_id: int, statuses: Sequence[SourceStatus]) -> None:

@@ -73,10 +73,14 @@ def github_time(moment: datetime) -> str:
 
 def parse_timestamp(text: str | None) -> datetime | None:
     """GitHub-style ISO 8601 (``2026-04-07T12:00:00Z``) or a bare date, as an aware datetime."""
-    if not text:
+    if not text or not isinstance(text, str):  # a server may send a number or an object there
         return None
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        # A moment that cannot be put in UTC (9999-12-31T23:59:59-14:00) is no usable date: every
+        # comparison and every stored stamp would overflow on it later, far from its source.
+        moment.astimezone(timezone.utc)
+    except (ValueError, TypeError, OverflowError):
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment

@@ -37,6 +37,8 @@ class Topic:
     tags: list[str] = field(default_factory=list)
     likes: int = 0
     views: int = 10
+    # Fields of the topic's JSON set as a test needs them (a hostile or broken forum's values).
+    overrides: dict[str, Any] = field(default_factory=dict)
 
     @property
     def slug(self) -> str:
@@ -161,6 +163,7 @@ class FakeDiscourse(LocalServer):
             chunk_size=self.chunk,
             highest_post_number=len(posts),
         )
+        data.update(topic.overrides)
         if page * self.chunk >= len(posts):
             data["suggested_topics"] = []  # Discourse adds them to a topic's last page
         return data

@@ -11,7 +11,7 @@ from pytorch_insight.config import ForumConfig
 from pytorch_insight.errors import RateLimited, RemoteError, Unauthorized
 from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import Emit, Progress, unreachable_note
+from pytorch_insight.sources import MALFORMED, Emit, Progress, malformed_reason, skipped_note, unreachable_note
 from pytorch_insight.sources.html_text import html_to_text
 from pytorch_insight.window import Window, parse_timestamp
 
@@ -34,6 +34,7 @@ class DiscourseSource:
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
         stats, notes, stored = RequestStats(), [], 0
         unread: list[str] = []  # topics whose own request failed; the others are still read
+        skipped: list[str] = []  # topics whose data does not fit an item (a date that is no date)
         status = CoverageStatus.OK
         try:
             categories = self._categories(stats)
@@ -41,7 +42,7 @@ class DiscourseSource:
             for topic in self._recent_topics(stats, window, notes):
                 if wanted is not None and topic.get("category_id") not in wanted:
                     continue
-                item = self._read_topic(stats, topic, window, categories, unread)
+                item = self._read_topic(stats, topic, window, categories, unread, skipped)
                 if item is not None:
                     emit([item])
                     stored += 1
@@ -55,7 +56,7 @@ class DiscourseSource:
             status, notes = CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED, [*notes, note]
         except RemoteError as exc:
             status, notes = CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED, [*notes, str(exc)]
-        notes += _unread_note(unread) + stats.notes
+        notes += _unread_note(unread) + skipped_note(skipped, "topic") + stats.notes
         if notes and status is CoverageStatus.OK:
             # Topics failing one by one until none was read is a failed forum, not a partial one.
             status = CoverageStatus.PARTIAL if stored or not unread else CoverageStatus.FAILED
@@ -75,6 +76,7 @@ class DiscourseSource:
         window: Window,
         categories: dict[int, dict[str, Any]],
         unread: list[str],
+        skipped: list[str],
     ) -> Item | None:
         """One topic's item; a topic whose request fails (deleted since the listing, a page that
         keeps erroring) is noted in `unread` and skipped. What ends the whole forum (rate limit,
@@ -85,6 +87,9 @@ class DiscourseSource:
             raise
         except RemoteError as exc:
             unread.append(f"{topic.get('id')} ({exc})")
+            return None
+        except MALFORMED as exc:
+            skipped.append(f"topic {topic.get('id')} ({malformed_reason(exc)})")
             return None
 
     def _categories(self, stats: RequestStats) -> dict[int, dict[str, Any]]:

@@ -26,7 +26,7 @@ from pytorch_insight.model import (
     github_item_id,
     merge_comments,
 )
-from pytorch_insight.sources import Emit, Lookup, Progress, finished, unreachable_note
+from pytorch_insight.sources import Emit, Lookup, Progress, build_each, finished, skipped_note, unreachable_note
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
 from pytorch_insight.sources.github_search import (
     PER_PAGE,
@@ -124,6 +124,7 @@ class GitHubSource:
     def _reset(self) -> None:
         self.stats = RequestStats()
         self.notes: list[str] = []
+        self.skipped: list[str] = []  # records that do not fit an item (a date that is no date)
         self.stored: set[str] = set()
         self._runs: list[_RepoRun] = []
         self._focus: set[str] | None = None
@@ -179,13 +180,15 @@ class GitHubSource:
 
     def _status(self, runs: Sequence[_RepoRun | _OrgRun], stop: str) -> SourceStatus:
         problems = [problem for run in runs for problem in run.problems] + ([stop] if stop else []) + self.notes
+        problems += skipped_note(self.skipped)
         return finished(self.name, self.stats, len(self.stored), problems)
 
     # -- phase 1: the item lists -----------------------------------------------------------------
 
     def _collect_items(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
         for payloads in self._item_pages(run.repo, window):
-            batch = [item for item in (self.issue_to_item(p, run.repo) for p in payloads) if item.active_in(window)]
+            found = build_each(payloads, lambda p: self.issue_to_item(p, run.repo), _record_name(run.repo), self.skipped)
+            batch = [item for item in found if item.active_in(window)]
             batch = self._keep_what_is_known(batch)
             run.items.update((item.number, item) for item in batch if item.number is not None)
             save(batch)
@@ -209,11 +212,14 @@ class GitHubSource:
         for payloads in window_searches(
             self.client, self.stats, scope.query, window, self.notes, self.search_cap, run.repo
         ):
-            found = [
-                self.issue_to_item(payload, repo)
+            wanted = [
+                (payload, repo)
                 for payload in payloads
                 if isinstance(payload.get("number"), int) and scope.wants(repo := repository_of(payload))
             ]
+            found = build_each(
+                wanted, lambda pair: self.issue_to_item(*pair), lambda pair: _record_name(pair[1])(pair[0]), self.skipped
+            )
             batch = self._keep_what_is_known([item for item in found if item.active_in(window)])
             for item in batch:
                 assert item.repo is not None and item.number is not None  # set from the payload above
@@ -301,7 +307,9 @@ class GitHubSource:
             # `repositories`, where its landed commits are read.
             return
         for payloads in fetch_commits(self.client, self.stats, run.repo, window):
-            commits = [commit_to_item(payload, run.repo, self.landed) for payload in payloads]
+            commits = build_each(
+                payloads, lambda p: commit_to_item(p, run.repo, self.landed), _commit_name(run.repo), self.skipped
+            )
             landed = [pr for commit in commits if (pr := self._mark_landed(run, commit))]
             save(commits + landed)
             progress.update(self.name, f"{run.repo}: landed commits", len(self.stored))
@@ -471,6 +479,14 @@ class GitHubSource:
             run.items[number] = item.model_copy(update={"comments": merge_comments(item.comments, comments)})
             changed.append(run.items[number])
         save(changed)
+
+
+def _record_name(repo: str) -> Callable[[dict[str, Any]], str]:
+    return lambda payload: f"{repo}#{payload.get('number')}"
+
+
+def _commit_name(repo: str) -> Callable[[dict[str, Any]], str]:
+    return lambda payload: f"{repo}@{str(payload.get('sha'))[:12]}"
 
 
 def _text(value: Any) -> str | None:
