@@ -11,7 +11,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from pytorch_insight.dating import Dater
-from pytorch_insight.errors import ImportFormatError, describe_validation_error
+from pytorch_insight.errors import ImportFormatError, StoreError, describe_validation_error
 from pytorch_insight.model import GITHUB_KINDS, Item, commit_item_id, github_item_id
 from pytorch_insight.store import Store
 
@@ -112,7 +112,7 @@ def import_file(store: Store, path: Path) -> ImportResult:
 def import_lines(store: Store, lines: Iterable[bytes | str]) -> ImportResult:
     """Store every good line (of a file or standard input) in batches of `BATCH`."""
     result = ImportResult()
-    batch: list[Item] = []
+    batch: list[tuple[int, Item]] = []
     dater, held_lines = Dater(), {}
     try:
         for number, parsed in read_items(lines):
@@ -122,19 +122,42 @@ def import_lines(store: Store, lines: Iterable[bytes | str]) -> ImportResult:
             if not dater.see(parsed):
                 held_lines[parsed.id] = number
                 continue
-            batch.append(parsed)
+            batch.append((number, parsed))
             if len(batch) >= BATCH:
-                result.imported += store.save_items(batch)
+                save_lines(store, batch, result)
                 batch = []
     finally:
         # Undated threads wait for their neighbours' dates; stored whatever happens, dated or not.
         dated, undated = dater.finish()
         result.estimated = [(held_lines[item.id], item.created or "") for item in dated]
         result.undated = [held_lines[item.id] for item in undated]
-        result.imported += store.save_items(batch)  # an interrupted import keeps what it read
-        for start in range(0, len(dated) + len(undated), BATCH):
-            result.imported += store.save_items((dated + undated)[start : start + BATCH])
+        save_lines(store, batch, result)  # an interrupted import keeps what it read
+        held = [(held_lines[item.id], item) for item in dated + undated]
+        for start in range(0, len(held), BATCH):
+            save_lines(store, held[start : start + BATCH], result)
+        result.errors.sort()
     return result
+
+
+def save_lines(store: Store, batch: list[tuple[int, Item]], result: ImportResult) -> None:
+    """Store a batch of (line number, item); when the database refuses the batch, each line is
+    stored on its own, so a value only the database objects to costs its own line, named."""
+    if not batch:
+        return
+    try:
+        result.imported += store.save_items([item for _, item in batch])
+        return
+    except StoreError:
+        pass
+    refused = []
+    for number, item in batch:
+        try:
+            result.imported += store.save_items([item])
+        except StoreError as exc:
+            refused.append((number, f"the database refused it ({exc})"))
+    if len(refused) == len(batch) > 1:  # the database itself, not the lines
+        raise StoreError(f"the database refused every line of lines {batch[0][0]}-{batch[-1][0]}: {refused[0][1]}")
+    result.errors.extend(refused)
 
 
 def export_items(items: Iterable[Item], out: IO[str]) -> int:

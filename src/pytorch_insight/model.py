@@ -19,6 +19,12 @@ DISCUSSION_KINDS = frozenset({"forum", "slack"})
 
 # The item JSONL fields that are always written (null when unknown), then those written when known.
 JSONL_FIELDS = ("repo", "number", "kind", "state", "title", "author", "created", "labels", "body", "comments", "url")
+# The bounds of the numbers an item carries: `number` is an INTEGER column (32 bits on
+# PostgreSQL); counts go to JSON readers, whose integers are exact up to 2**53. A value past them
+# is a broken or hostile line, refused by validation rather than by the database, where it would
+# cost the whole batch.
+MAX_NUMBER = 2**31 - 1
+MAX_COUNT = 2**53 - 1
 JSONL_OPTIONAL = ("updated", "closed", "merged", "comment_count", "reactions", "sha", "source", "relations")
 
 
@@ -59,7 +65,7 @@ class Item(BaseModel):
     source: str
     kind: Kind
     repo: str | None = None
-    number: int | None = None
+    number: int | None = Field(default=None, ge=0, le=MAX_NUMBER)
     url: str | None = None
     title: str | None = None
     body: str | None = None
@@ -71,8 +77,8 @@ class Item(BaseModel):
     merged: str | None = None
     labels: list[str] = Field(default_factory=list)
     comments: list[Comment] = Field(default_factory=list)
-    comment_count: int | None = None
-    reactions: int | None = None
+    comment_count: int | None = Field(default=None, ge=0, le=MAX_COUNT)
+    reactions: int | None = Field(default=None, ge=0, le=MAX_COUNT)
     sha: str | None = None
     relations: list[Relation] = Field(default_factory=list)
     raw: dict[str, Any] | None = Field(default=None, exclude=True)
