@@ -29,7 +29,7 @@ from pytorch_insight.errors import ConfigError, InsightError, NoItemsError, Stor
 from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
 from pytorch_insight.model import CoverageStatus, SourceStatus
 from pytorch_insight.pipeline.severity import MODEL_ENV
-from pytorch_insight.redact import redact
+from pytorch_insight.redact import redact, safe_message
 from pytorch_insight.report.build import ReportOptions
 from pytorch_insight.report.followup import record
 from pytorch_insight.report.i18n import LANGUAGES
@@ -719,5 +719,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def fail(line: str, code: int) -> None:
-    click.echo(line, err=True)
+    # An error may quote a server or a file: each of its lines reaches the terminal plain.
+    click.echo("\n".join(safe_message(part, 2000) for part in line.split("\n")), err=True)
     sys.exit(code)

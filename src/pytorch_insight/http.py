@@ -28,6 +28,7 @@ from tenacity import (
 )
 
 from pytorch_insight.clock import Clock, SystemClock
+from pytorch_insight.redact import safe_message
 from pytorch_insight.errors import (
     NotFound,
     RateLimited,
@@ -400,10 +401,13 @@ def _describe(request: httpx.Request) -> str:
 
 
 def _message(response: httpx.Response) -> str:
+    """The server's own words about an error, as one plain line: they reach the terminal, the
+    store and the reports, so escape sequences (a title set, a screen cleared) and anything
+    shaped like a token are removed here, where they enter."""
     try:
         body = response.json()
     except ValueError:
-        return response.text[:200]
+        return safe_message(response.text[:1000], 200)
     if not isinstance(body, dict):
         return ""
     details = [
@@ -411,7 +415,7 @@ def _message(response: httpx.Response) -> str:
         for error in body.get("errors") or []
         if isinstance(error, dict) and error.get("message")
     ]
-    return " ".join([str(body.get("message") or body.get("error") or ""), *details])[:300]
+    return safe_message(" ".join([str(body.get("message") or body.get("error") or ""), *details])[:1000], 300)
 
 
 def _seconds(value: str | None, default: float) -> float:

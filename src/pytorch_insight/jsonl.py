@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from pytorch_insight.dating import Dater
 from pytorch_insight.errors import ImportFormatError, StoreError, describe_validation_error
 from pytorch_insight.model import GITHUB_KINDS, Item, commit_item_id, github_item_id
+from pytorch_insight.redact import redact_tokens
 from pytorch_insight.store import Store
 
 BATCH = 500
@@ -163,6 +164,7 @@ def save_lines(store: Store, batch: list[tuple[int, Item]], result: ImportResult
 def export_items(items: Iterable[Item], out: IO[str]) -> int:
     count = 0
     for item in items:
-        out.write(json.dumps(item.to_jsonl(), ensure_ascii=False) + "\n")
+        # Redacted again: a store written before tokens were redacted on the way in still holds them.
+        out.write(json.dumps(redact_tokens(item.to_jsonl()), ensure_ascii=False) + "\n")
         count += 1
     return count

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from pytorch_insight.redact import safe_message
 from pytorch_insight.window import Window, parse_timestamp
 
 Kind = Literal["issue", "pull_request", "rfc", "commit", "forum", "blog", "event", "slack"]
@@ -18,6 +19,8 @@ GITHUB_KINDS = frozenset({"issue", "pull_request", "rfc"})
 DISCUSSION_KINDS = frozenset({"forum", "slack"})
 
 # The item JSONL fields that are always written (null when unknown), then those written when known.
+# A source's note names what went wrong, a few records at most.
+NOTE_LIMIT = 2000
 # The characters of a comment's text that identify it across copies.
 FINGERPRINT = 200
 JSONL_FIELDS = ("repo", "number", "kind", "state", "title", "author", "created", "labels", "body", "comments", "url")
@@ -252,3 +255,9 @@ class SourceStatus(BaseModel):
     requests: int = 0
     not_modified: int = 0
     note: str = ""
+
+    @field_validator("note")
+    @classmethod
+    def _plain(cls, value: str) -> str:
+        # Notes quote servers (error bodies, titles) and are printed, stored and reported.
+        return safe_message(value, NOTE_LIMIT)

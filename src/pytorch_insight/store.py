@@ -45,6 +45,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from pytorch_insight.errors import StoreError
 from pytorch_insight.http import CachedPage
 from pytorch_insight.model import Item, SourceStatus, merge_comments
+from pytorch_insight.redact import redact_tokens
 from pytorch_insight.schema import (
     MIGRATIONS,
     UTC_FORMAT,
@@ -234,6 +235,7 @@ class Store:
         """Idempotent upsert in one transaction; stored comment threads are merged, never dropped."""
         if not batch:
             return 0
+        batch = [redact_tokens(item) for item in batch]  # a token in collected text is never stored
         unique = {item.id: item for item in batch}
         now = utcnow()
         self._write(lambda connection: self._upsert_items(connection, list(unique.values()), now))

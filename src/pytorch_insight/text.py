@@ -165,6 +165,26 @@ def _is_question(sentence: str) -> bool:
     return "?" in NON_WORD_RUN.match(sentence[::-1]).group(0)  # type: ignore[union-attr]
 
 
+# Terminal escape sequences as a whole, in their 7-bit and 8-bit (C1) forms: CSI (`ESC [` ... a final
+# byte: colours, cursor moves, clearing the screen), OSC (`ESC ]` ... BEL or ST: the window title,
+# hyperlinks, the clipboard), DCS / SOS / PM / APC strings and two-byte escapes. Removing only the
+# ESC would leave their parameters behind as visible text.
+ESCAPE_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -/]*[0-~]?"
+)
+
+
+def plain_line(text: str, limit: int = 500) -> str:
+    """Text from elsewhere (a server's error body, a note quoting one) as one line a terminal
+    shows as it is: escape sequences and control characters gone, whitespace runs one space,
+    at most `limit` characters."""
+    text = CONTROL.sub("", ESCAPE_SEQUENCE.sub("", text.replace("\n", " ").replace("\t", " ")))
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def strip_controls(text: str) -> str:
     """`text` without control characters and bidirectional overrides; line breaks become newlines."""
     if "\r" in text:

@@ -62,6 +62,7 @@ class Fault:
     status: int = 502
     retry_after: int = 60
     delay: float = 0.0
+    body: Any = None  # the JSON a "status" fault answers with (a server's own error text)
 
 
 @dataclass
@@ -447,7 +448,7 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(fault.delay)
             return False
         if fault.kind == "status":
-            self.reply(fault.status, {"error": "Server Error"}, {})
+            self.reply(fault.status, fault.body if fault.body is not None else {"error": "Server Error"}, {})
         elif fault.kind == "secondary":
             self.reply(
                 403,
