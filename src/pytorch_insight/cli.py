@@ -677,10 +677,19 @@ def export_command(ctx: Context, path: Path, since: str | None, until: str | Non
 @cli.command(name="mcp")
 @click.option("--http", "http_port", type=click.IntRange(1, 65535), help="Serve streamable HTTP on this port, at /mcp.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address --http listens on (no authentication).")
+@click.option(
+    "--allow-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Another name clients reach --http by (Host and Origin are checked against loopback, --host and, for "
+    "0.0.0.0, this machine's names).",
+)
 @click.option("--lang", type=click.Choice(LANGUAGES), default="zh", show_default=True, help="Language of report text.")
 @click.option("--reader", help="Reader profile that drives the ranking (default: the profile's default reader).")
 @common_options
-def mcp_command(ctx: Context, http_port: int | None, host: str, lang: str, reader: str | None) -> None:
+def mcp_command(
+    ctx: Context, http_port: int | None, host: str, allowed_hosts: tuple[str, ...], lang: str, reader: str | None
+) -> None:
     """Serve the store read-only over the Model Context Protocol (stdio; --http PORT for HTTP)."""
     # Imported here: the SDK and its web stack take longer to import than the rest of the tool.
     from pytorch_insight.serve.mcp_server import serve
@@ -688,7 +697,7 @@ def mcp_command(ctx: Context, http_port: int | None, host: str, lang: str, reade
 
     queries = Queries(ctx.open_store(readonly=True), ctx.settings.profile, lang=lang, reader=reader)
     try:
-        serve(queries, http_port, host, quiet=ctx.quiet)
+        serve(queries, http_port, host, quiet=ctx.quiet, allowed_hosts=allowed_hosts)
     except KeyboardInterrupt:  # Ctrl-C is how a server is stopped
         pass
 

@@ -7,7 +7,7 @@ and the latest report as resources. Over stdio by default, or streamable HTTP at
 import json
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypeVar
 
 import uvicorn
@@ -18,6 +18,7 @@ from pydantic import Field
 
 from pytorch_insight import __version__
 from pytorch_insight.errors import InsightError
+from pytorch_insight.serve.rebinding import transport_security
 from pytorch_insight.serve.queries import KINDS, MAX_PAGE_SIZE, MAX_WINDOW_DAYS, PAGE_SIZE, PRIORITIES, Queries
 
 T = TypeVar("T")
@@ -161,8 +162,15 @@ def read(call: Callable[[], T]) -> T:
         raise ResourceError(str(exc)) from None
 
 
-def serve(queries: Queries, http_port: int | None = None, host: str = "127.0.0.1", quiet: bool = False) -> None:
-    """Serve until the client closes standard input (stdio) or the process is stopped (HTTP)."""
+def serve(
+    queries: Queries,
+    http_port: int | None = None,
+    host: str = "127.0.0.1",
+    quiet: bool = False,
+    allowed_hosts: Sequence[str] = (),
+) -> None:
+    """Serve until the client closes standard input (stdio) or the process is stopped (HTTP);
+    over HTTP only requests naming this server (Host, Origin: see rebinding.py) are answered."""
     server = build_server(queries)
     if http_port is None:
         server.run("stdio")
@@ -174,7 +182,8 @@ def serve(queries: Queries, http_port: int | None = None, host: str = "127.0.0.1
         listening = socket.create_server((host, http_port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as exc:
         raise InsightError(f"cannot listen on {host} port {http_port}: {exc.strerror or exc}") from None
-    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)
+    security = transport_security(host, allowed_hosts)
+    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host, transport_security=security)
     config = uvicorn.Config(app, log_level="warning" if quiet else "info", access_log=False)
     if not quiet:
         where = f"[{host}]" if ":" in host else host
