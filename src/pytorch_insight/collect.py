@@ -84,6 +84,7 @@ def build_sources(
         )
     if "forum" in names:
         forum_headers = {"Accept": "application/json"}
+        has_key = bool(settings.discourse_api_key and settings.discourse_api_username)
         if settings.discourse_api_key and settings.discourse_api_username:
             forum_headers |= {
                 "Api-Key": settings.discourse_api_key.get_secret_value(),
@@ -91,7 +92,7 @@ def build_sources(
             }
         for forum in profile.forums:
             client = stack.enter_context(http_client(settings, store, clock, forum.url, forum_headers))
-            sources.append(DiscourseSource(client, forum))
+            sources.append(DiscourseSource(client, forum, has_key=has_key))
     if "blog" in names:
         for feed in profile.feeds:
             sources.append(FeedSource(stack.enter_context(http_client(settings, store, clock)), feed))

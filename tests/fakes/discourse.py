@@ -39,6 +39,7 @@ class Topic:
     views: int = 10
     # Fields of the topic's JSON set as a test needs them (a hostile or broken forum's values).
     overrides: dict[str, Any] = field(default_factory=dict)
+    summary_overrides: dict[str, Any] = field(default_factory=dict)  # the same, in /latest.json
 
     @property
     def slug(self) -> str:
@@ -137,6 +138,7 @@ class FakeDiscourse(LocalServer):
             last_poster_username=topic.posts[-1].username,
             excerpt=topic.posts[0].cooked[:100],
         )
+        summary.update(topic.summary_overrides)
         return summary
 
     def _topic_page(self, topic: Topic, page: int) -> dict[str, Any]:

@@ -47,15 +47,18 @@ def unreachable_note(error: Unreachable, setting: str) -> str:
     return f"{error}: check the network or {setting}"
 
 
-def finished(name: str, stats: RequestStats, items: int, problems: Sequence[str]) -> SourceStatus:
-    """The usual ending: ok without problems, partial when something was stored anyway, else failed.
+def finished(
+    name: str, stats: RequestStats, items: int, problems: Sequence[str], paused: bool = False
+) -> SourceStatus:
+    """The usual ending: ok without problems, partial when something was stored anyway or the
+    source only stopped for a rate limit (`paused`: the next run goes on), else failed.
 
     What the HTTP client declined to fetch (`stats.notes`) counts as a problem too."""
     problems = [*problems, *stats.notes]
     if not problems:
         status = CoverageStatus.OK
     else:
-        status = CoverageStatus.PARTIAL if items else CoverageStatus.FAILED
+        status = CoverageStatus.PARTIAL if items or paused else CoverageStatus.FAILED
     return SourceStatus(
         name=name,
         status=status,

@@ -25,9 +25,10 @@ def forum_item_id(host: str, topic_id: int) -> str:
 
 
 class DiscourseSource:
-    def __init__(self, client: HttpClient, forum: ForumConfig) -> None:
+    def __init__(self, client: HttpClient, forum: ForumConfig, has_key: bool = False) -> None:
         self.client = client
         self.forum = forum
+        self.has_key = has_key  # whether DISCOURSE_API_KEY is sent: a 401 means something else without it
         self.name = f"forum:{forum.name}"
         self.host = urlsplit(forum.url).netloc or forum.name
 
@@ -36,12 +37,14 @@ class DiscourseSource:
         unread: list[str] = []  # topics whose own request failed; the others are still read
         skipped: list[str] = []  # topics whose data does not fit an item (a date that is no date)
         status = CoverageStatus.OK
+        attempted = 0  # topics asked for; those not unread were read, in the window or not
         try:
             categories = self._categories(stats)
             wanted = self._wanted(categories)
             for topic in self._recent_topics(stats, window, notes):
                 if wanted is not None and topic.get("category_id") not in wanted:
                     continue
+                attempted += 1
                 item = self._read_topic(stats, topic, window, categories, unread, skipped)
                 if item is not None:
                     emit([item])
@@ -50,7 +53,12 @@ class DiscourseSource:
         except RateLimited as exc:
             status, notes = CoverageStatus.PARTIAL, [*notes, f"rate limited: {exc}"]
         except Unauthorized:
-            status, notes = CoverageStatus.FAILED, [*notes, "the forum rejected DISCOURSE_API_KEY (401)"]
+            why = (
+                "the forum rejected DISCOURSE_API_KEY (401)"
+                if self.has_key
+                else "the forum asks for a login (401) and no DISCOURSE_API_KEY is set"
+            )
+            status, notes = CoverageStatus.FAILED, [*notes, why]
         except Unreachable as exc:
             note = unreachable_note(exc, f"the url of {self.name} in the profile")
             status, notes = CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED, [*notes, note]
@@ -58,8 +66,9 @@ class DiscourseSource:
             status, notes = CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED, [*notes, str(exc)]
         notes += _unread_note(unread) + skipped_note(skipped, "topic") + stats.notes
         if notes and status is CoverageStatus.OK:
-            # Topics failing one by one until none was read is a failed forum, not a partial one.
-            status = CoverageStatus.PARTIAL if stored or not unread else CoverageStatus.FAILED
+            # Every topic failing is a failed forum; one failing while the others were read (stored,
+            # or found outside the window) is a partial one.
+            status = CoverageStatus.PARTIAL if stored or attempted > len(unread) else CoverageStatus.FAILED
         return SourceStatus(
             name=self.name,
             status=status,
@@ -152,8 +161,11 @@ class DiscourseSource:
         if not posts:
             return None
         first, replies = posts[0], [p for p in posts[1:] if window.contains(parse_timestamp(p.get("created_at")))]
-        if not window.contains(parse_timestamp(first.get("created_at"))) and not replies:
-            return None  # bumped in the window by an edit or a like, but nobody posted in it
+        last_posted = window.contains(parse_timestamp(data.get("last_posted_at")))
+        if not window.contains(parse_timestamp(first.get("created_at"))) and not replies and not last_posted:
+            # Bumped in the window by an edit or a like, but nobody posted in it. A last post in the
+            # window that the pages do not show (deleted, hidden, past the pages read) still counts.
+            return None
         category = categories.get(data.get("category_id") or topic.get("category_id"), {})
         return Item(
             id=forum_item_id(self.host, topic["id"]),

@@ -32,6 +32,7 @@ from pytorch_insight.sources.github_search import (
     PER_PAGE,
     SEARCH_CAP,
     OrgScope,
+    is_pull_request,
     repository_of,
     window_searches,
 )
@@ -125,6 +126,7 @@ class GitHubSource:
         self.stats = RequestStats()
         self.notes: list[str] = []
         self.skipped: list[str] = []  # records that do not fit an item (a date that is no date)
+        self.rate_limited = False
         self.stored: set[str] = set()
         self._runs: list[_RepoRun] = []
         self._focus: set[str] | None = None
@@ -158,11 +160,15 @@ class GitHubSource:
                 try:
                     phase(run, window, save, progress)
                 except RateLimited as exc:
-                    stop = self._budget_note(exc)
+                    stop, self.rate_limited = self._budget_note(exc), True
                 except Unreachable as exc:  # no network: every further request would fail the same way
                     stop = unreachable_note(exc, "GITHUB_API_URL")
                 except Unauthorized:
-                    stop = "GitHub rejected the token (401): check GITHUB_TOKEN"
+                    stop = (
+                        "GitHub rejected the token (401): check GITHUB_TOKEN"
+                        if self.has_token
+                        else "GitHub asks for authentication (401) and no token was sent: set GITHUB_TOKEN"
+                    )
                     run.fatal = True
                 except NotFound:
                     what = "organisation" if isinstance(run, _OrgRun) else "repository"
@@ -181,7 +187,8 @@ class GitHubSource:
     def _status(self, runs: Sequence[_RepoRun | _OrgRun], stop: str) -> SourceStatus:
         problems = [problem for run in runs for problem in run.problems] + ([stop] if stop else []) + self.notes
         problems += skipped_note(self.skipped)
-        return finished(self.name, self.stats, len(self.stored), problems)
+        # A spent budget is a pause, not a failure, even before the first item: a later run fills in.
+        return finished(self.name, self.stats, len(self.stored), problems, paused=self.rate_limited)
 
     # -- phase 1: the item lists -----------------------------------------------------------------
 
@@ -281,13 +288,13 @@ class GitHubSource:
         lowered = title.lower()
         if any(tag.lower() in lowered for tag in rules.rfc_title_tags) or set(labels) & set(rules.rfc_labels):
             return "rfc"
-        return "pull_request" if "pull_request" in payload else "issue"
+        return "pull_request" if is_pull_request(payload) else "issue"
 
     def _merge_state(self, payload: dict[str, Any], labels: list[str]) -> tuple[str, str | None, str]:
         """PyTorch PRs land through a bot and show "closed": the Merged label also means merged."""
         state = payload.get("state") or "open"
         pull = payload.get("pull_request")
-        if not pull:
+        if not is_pull_request(payload):
             return state, None, ""
         if pull.get("merged_at"):
             return "merged", pull["merged_at"], "GitHub merged_at"
@@ -366,7 +373,7 @@ class GitHubSource:
         """Only the focus PRs' file lists are worth their requests (the report names their functions)."""
         focus = self._focus_ids()
         for number, item in sorted(run.items.items()):
-            is_pull = "pull_request" in (item.raw or {})  # an RFC can be a PR too
+            is_pull = is_pull_request(item.raw or {})  # an RFC can be a PR too
             if item.id not in focus or not is_pull or "files" in (item.model_extra or {}):
                 continue
             url = f"/repos/{run.repo}/pulls/{number}/files"
@@ -429,7 +436,7 @@ class GitHubSource:
                 "event": kind,
                 "repo": repository_of(issue),
                 "number": issue["number"],
-                "kind": "pull_request" if issue.get("pull_request") else "issue",
+                "kind": "pull_request" if is_pull_request(issue) else "issue",
                 "state": self._reference_state(issue, run),
                 "title": (_text(issue.get("title")) or "")[:TIMELINE_TITLE],
                 "date": date,
@@ -452,7 +459,7 @@ class GitHubSource:
         labels = [label.get("name") if isinstance(label, dict) else str(label) for label in issue.get("labels") or []]
         state, _, _ = self._merge_state(issue, [label for label in labels if isinstance(label, str)])
         known = run.items.get(issue["number"]) if run is not None and repository_of(issue) == run.repo else None
-        if issue.get("pull_request") and known is not None and known.state == "merged":
+        if is_pull_request(issue) and known is not None and known.state == "merged":
             return "merged"
         return state if state in ("open", "closed", "merged") else "open"
 
