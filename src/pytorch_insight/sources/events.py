@@ -22,10 +22,13 @@ from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus, utc_stamp
 from pytorch_insight.sources import MALFORMED, Emit, Progress, malformed_reason, skipped_note, unreachable_note
 from pytorch_insight.sources.html_text import html_to_text, json_ld_objects
+from pytorch_insight.sources.ical_text import mend_calendar
 from pytorch_insight.window import Window, parse_timestamp
 
 # schema.org types that are events without ending in "Event" (MusicEvent, BusinessEvent, ... do).
 OTHER_EVENT_TYPES = frozenset({"Festival", "EventSeries"})
+# VEVENT properties that occur at most once (RFC 5545, 3.6.1); RRULE, RDATE and EXDATE may repeat.
+SINGLE_VALUED = ("UID", "DTSTART", "DTEND", "DURATION", "CREATED", "RECURRENCE-ID", "SUMMARY", "URL", "DESCRIPTION", "LOCATION")
 
 
 def _utc(value: Any) -> datetime | None:
@@ -72,10 +75,11 @@ class EventsSource:
         self.name = f"events:{events.name}"
         self.unreadable_rules = 0
         self.skipped: list[str] = []  # events that do not fit an item (a date that is no date)
+        self.mended: list[str] = []  # the calendar's malformed lines, skipped or mended
 
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
         stats = RequestStats()
-        self.unreadable_rules, self.skipped = 0, []
+        self.unreadable_rules, self.skipped, self.mended = 0, [], []
         try:
             text = self.client.get_text(self.events.url, stats).data
         except Unreachable as exc:
@@ -84,8 +88,9 @@ class EventsSource:
             return self._failed(stats, str(exc))
         try:
             found = self._from_ical(text, window) if self.events.format == "ical" else self._from_page(text)
-        except ValueError as exc:
-            return self._failed(stats, f"cannot read the {self.events.format} events: {exc}")
+        except ValueError as exc:  # the parsers quote the document: one line of it is enough
+            why = (str(exc).strip().splitlines() or ["unreadable"])[0][:200]
+            return self._failed(stats, f"cannot read the {self.events.format} events: {why}")
         items = list({item.id: item for item in found if item.active_in(window)}.values())
         emit(items)
         progress.update(self.name, "events", len(items))
@@ -94,10 +99,10 @@ class EventsSource:
             notes.append(
                 f"{self.unreadable_rules} recurring events with an unreadable RRULE were read once, at DTSTART"
             )
-        notes += skipped_note(self.skipped, "event")
+        notes += self.mended + skipped_note(self.skipped, "event")
         return SourceStatus(
             name=self.name,
-            status=CoverageStatus.PARTIAL if self.unreadable_rules or self.skipped else CoverageStatus.OK,
+            status=CoverageStatus.PARTIAL if self.unreadable_rules or self.skipped or self.mended else CoverageStatus.OK,
             items=len(items),
             requests=stats.requests,
             not_modified=stats.not_modified,
@@ -112,7 +117,12 @@ class EventsSource:
     def _from_ical(self, text: str, window: Window) -> list[Item]:
         """Every single event, and each occurrence of a recurring one in the window (or, for a
         series announced in the window, its next occurrence)."""
-        events = icalendar.Calendar.from_ical(text).walk("VEVENT")
+        mended = mend_calendar(text)
+        if not mended.components:
+            raise ValueError("no BEGIN:VCALENDAR or BEGIN:VEVENT: not an iCalendar document")
+        self.mended = mended.note()
+        calendars = icalendar.Calendar.from_ical(mended.text, multiple=True)
+        events = [_single_valued(event) for calendar in calendars for event in calendar.walk("VEVENT")]
         # Occurrences moved or edited one by one (RECURRENCE-ID) replace the series' own.
         moved = {
             (str(event.get("UID")), _utc(event.get("RECURRENCE-ID")))
@@ -132,6 +142,8 @@ class EventsSource:
     ) -> list[Item]:
         """A single event's item, or one per occurrence of a recurring one."""
         uid, start = str(event.get("UID") or ""), _utc(event.get("DTSTART"))
+        if start is None and event.get("DTSTART") is not None:  # said, but no date: never dropped silently
+            raise ValueError(f"DTSTART: not a usable date: {str(event.get('DTSTART'))[:60]!r}")
         if event.get("RRULE") is None or event.get("RECURRENCE-ID") is not None:
             return [self._ical_item(event, start, _utc(event.get("RECURRENCE-ID")))]
         skipped = {moment for key, moment in moved if key == uid and moment}
@@ -173,7 +185,7 @@ class EventsSource:
 
     def _from_page(self, html: str) -> list[Item]:
         items = []
-        for node in json_ld_objects(html):
+        for node in _with_sub_events(json_ld_objects(html)):
             if not is_event_type(node.get("@type")):
                 continue
             try:
@@ -223,6 +235,33 @@ class EventsSource:
             announced=_stamp(announced),
             raw=raw,
         )
+
+
+def _with_sub_events(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The page's objects and, after each, the events it holds as `subEvent` (a conference's
+    sessions, a festival's talks), at any depth; each object once."""
+    found: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    stack = list(reversed(nodes))
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        found.append(node)
+        subs = node.get("subEvent")
+        stack.extend(reversed([sub for sub in _listed(subs) if isinstance(sub, dict)]))
+    return found
+
+
+def _single_valued(event: icalendar.Event) -> icalendar.Event:
+    """The event with each property RFC 5545 allows once taken once: a calendar that repeats
+    DTSTART (a real export did) gives a list, which would read as no start at all."""
+    for name in SINGLE_VALUED:
+        value = event.get(name)
+        if isinstance(value, list) and value:
+            event[name] = value[0]
+    return event
 
 
 def _rules(event: icalendar.Event) -> rruleset:
