@@ -55,6 +55,9 @@ def read_items(lines: Iterable[bytes | str]) -> Iterator[tuple[int, Item | str]]
 
     Lines may be bytes: each is decoded on its own, so one bad byte costs one line, not the file."""
     for number, line in enumerate(lines, start=1):
+        if number == 1 and isinstance(line, bytes) and b"\x00" in line[:4096]:
+            # JSON text never holds a NUL byte: this is an archive, an image, a database file.
+            raise ImportFormatError("it holds binary data (a NUL byte on line 1), not item JSONL")
         parsed = parse_line(line, first=number == 1)
         if parsed is not None:
             yield number, parsed
@@ -108,6 +111,8 @@ def import_file(store: Store, path: Path) -> ImportResult:
             return import_lines(store, handle)
     except OSError as exc:
         raise ImportFormatError(f"cannot read {path}: {exc.strerror}") from None
+    except ImportFormatError as exc:
+        raise ImportFormatError(f"cannot import {path}: {exc}") from None
 
 
 def import_lines(store: Store, lines: Iterable[bytes | str]) -> ImportResult:
