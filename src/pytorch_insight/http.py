@@ -231,8 +231,12 @@ class HttpClient:
     ) -> Page:
         request = self._client.build_request("GET", url, params=params, headers=headers)
         if self._is_home(request.url):
+            # Set, not defaulted: httpx has put its own `Accept: */*` there already, which hid the
+            # API's media type (`application/vnd.github+json`); a header given for this call wins.
+            given = httpx.Headers(headers or {})
             for name, value in self._origin_headers.items():
-                request.headers.setdefault(name, value)
+                if name not in given:
+                    request.headers[name] = value
         key = str(request.url)
         if request.url.host in self._unreachable:
             raise Unreachable(request.url.host)  # found out once already: no request, no wait

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from pytorch_insight.dating import Dater
 from pytorch_insight.errors import ImportFormatError, StoreError, describe_validation_error
-from pytorch_insight.model import GITHUB_KINDS, Item, commit_item_id, github_item_id
+from pytorch_insight.model import GITHUB_KINDS, Item, commit_item_id, derived_item_id, github_item_id
 from pytorch_insight.redact import redact_tokens
 from pytorch_insight.store import Store
 
@@ -35,6 +35,14 @@ def item_from_line(data: dict[str, Any]) -> Item:
     """Build an item from one JSONL object, deriving its id and source when absent."""
     kind, repo, number = data.get("kind"), data.get("repo"), data.get("number")
     values = dict(data)
+    if isinstance(number, str) and number.strip().isdigit():  # "5" is issue 5, not a second row for it
+        number = values["number"] = int(number.strip())
+    native = (kind in GITHUB_KINDS and repo and isinstance(number, int)) or (kind == "commit" and repo and data.get("sha"))
+    derived = derived_item_id(values) if native else None
+    if "id" in values and derived and values["id"] != derived:
+        # An id names its item: one that another item's repository and number would give is refused,
+        # or a line could overwrite an item it does not describe.
+        raise ValueError(f"id {str(values['id'])[:200]!r} does not match the line's repository and number ({derived})")
     if "id" not in values:
         if kind in GITHUB_KINDS and repo and isinstance(number, int):
             values["id"] = github_item_id(repo, number)

@@ -236,7 +236,16 @@ class Store:
         if not batch:
             return 0
         batch = [redact_tokens(item) for item in batch]  # a token in collected text is never stored
-        unique = {item.id: item for item in batch}
+        unique: dict[str, Item] = {}
+        for item in batch:
+            # The same item twice in one batch (two lines of an import): the later copy wins, as it
+            # would in two batches, and the threads of both are kept.
+            earlier = unique.get(item.id)
+            unique[item.id] = (
+                item
+                if earlier is None
+                else item.model_copy(update={"comments": merge_comments(earlier.comments, item.comments)})
+            )
         now = utcnow()
         self._write(lambda connection: self._upsert_items(connection, list(unique.values()), now))
         return len(unique)

@@ -14,6 +14,10 @@ from functools import lru_cache
 # "(" for a destination, "<" for a tag), so no two attempts scan the same characters, and leading
 # blanks are possessive (`*+`): a line of 64k spaces is not given back one space at a time.
 HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*([^\n]+)$", re.M)
+# A heading that names a section: its text starts with something other than a blank (the run of
+# blanks is possessive, so a line of "# " is refused at once). Empty headings ("# " lines by the
+# thousand) start no section: each would cost a name and a slice for nothing.
+NAMED_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*+([^\s][^\n]*)$", re.M)
 # An opening fence starts at the beginning of a backtick run and its info string holds no backtick
 # (CommonMark's rule), so a line of backticks is read once, not once per backtick.
 FENCE = re.compile(r"(?<!`)`{3,}[^\n`]*\n(.*?)(?:```|\Z)", re.S)
@@ -102,7 +106,7 @@ def heading_name(line: str) -> str:
 def parse_body(text: str | None) -> Body:
     text = bounded(text)
     sections: dict[str, str] = {}
-    headings = list(HEADING.finditer(text))
+    headings = list(NAMED_HEADING.finditer(text))
     sections[""] = text[: headings[0].start()] if headings else text
     for index, heading in enumerate(headings):
         end = headings[index + 1].start() if index + 1 < len(headings) else len(text)

@@ -106,6 +106,7 @@ class FakeGitHub(LocalServer):
         self.search_cap, self.now = search_cap, now
         self.faults: list[Fault] = []
         self.user_agents: list[str] = []
+        self.accepts: list[str] = []  # the Accept header of each request
         self.buckets: dict[tuple[str, str], Bucket] = {}
         # Where Link headers point (a misconfigured or hostile server sends clients elsewhere).
         self.link_origin = link_origin
@@ -405,6 +406,7 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
         fake.user_agents.append(self.headers.get("User-Agent", ""))
+        fake.accepts.append(self.headers.get("Accept", ""))
         if fake.latency:
             time.sleep(fake.latency)
         token = self.token()
