@@ -59,7 +59,9 @@ def test_importing_a_binary_file_prints_one_line(tmp_path: Path, capsys: pytest.
     assert code == 1 and err.count("\n") == 1 and "binary data" in err and str(archive) in err, err
 
 
-def test_a_file_of_garbage_text_is_summed_up_after_a_screenful(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_of_garbage_text_is_summed_up_after_a_screenful(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     garbage = tmp_path / "notes.txt"
     garbage.write_bytes(b"{\n" + b"\n".join(os.urandom(30).replace(b"\n", b"") for _ in range(5000)) + b"\n")
     code, err = run(capsys, "--db", str(tmp_path / "x.db"), "import", str(garbage))

@@ -90,7 +90,10 @@ def environment(tmp_path: Path, api_url: str) -> dict[str, str]:
 def comments_by_item(db: str) -> dict[str, set[str]]:
     """Every stored item with the keys of its comments."""
     store = Store.open(db, readonly=True)
-    found = {item.id: {str((comment.native_id, comment.fingerprint(), comment.date)) for comment in item.comments} for item in store.iter_items()}
+    found = {
+        item.id: {str((comment.native_id, comment.fingerprint(), comment.date)) for comment in item.comments}
+        for item in store.iter_items()
+    }
     store.close()
     return found
 

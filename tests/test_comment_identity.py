@@ -33,7 +33,9 @@ def test_imported_and_fetched_comments_merge(
         store, _ = collect(settings, clock)
         import_file(store, RAW_WEEKS)
     stored = {item.id: item for item in store.iter_items()}
-    expected = {f"github:{row['repo']}#{row['number']}": len(row["comments"]) for row in shared_rows if row.get("number")}
+    expected = {
+        f"github:{row['repo']}#{row['number']}": len(row["comments"]) for row in shared_rows if row.get("number")
+    }
     counts = {item_id: len(stored[item_id].comments) for item_id in expected}
     assert sum(counts.values()) == sum(expected.values())
     assert counts == expected
@@ -50,6 +52,9 @@ def test_equal_comments_of_one_copy_stay_two_and_each_meets_its_own_copy() -> No
     ]
     for old, new in ((imported, fetched), (fetched, imported)):
         merged = merge_comments(old, new)
-        assert [(c.native_id, c.date) for c in merged] == [("11", "2026-04-09T12:00:00Z"), ("12", "2026-04-09T12:01:00Z")]
+        assert [(c.native_id, c.date) for c in merged] == [
+            ("11", "2026-04-09T12:00:00Z"),
+            ("12", "2026-04-09T12:01:00Z"),
+        ]
     other_day = Comment(author="bob", date="2026-04-10", body="@pytorchbot merge")
     assert len(merge_comments(fetched, [other_day])) == 3

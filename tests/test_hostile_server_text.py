@@ -13,8 +13,8 @@ import pytest
 
 from pytorch_insight import store as store_module
 from pytorch_insight.cli import main
-from pytorch_insight.jsonl import export_items, import_file
 from pytorch_insight.config import Settings
+from pytorch_insight.jsonl import export_items, import_file
 from pytorch_insight.model import CoverageStatus
 from pytorch_insight.store import Store
 from tests.conftest import FakeClock, collect
@@ -26,12 +26,23 @@ HOSTILE = f"\x1b]0;pwned\x07\x1b[2J\x1b[7mBad request\x1b[0m \x9b31m for {TOKEN}
 
 
 def test_an_error_body_reaches_note_store_and_terminal_plain(
-    start_github: Callable[..., FakeGitHub], make_settings: Callable[..., Settings], clock: FakeClock,
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    start_github: Callable[..., FakeGitHub],
+    make_settings: Callable[..., Settings],
+    clock: FakeClock,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     server = start_github([row(1)])
-    server.add_fault(Fault(r"/search/issues|/repos/pytorch/pytorch/issues$", "status", times=50, status=422,
-                           body={"message": HOSTILE, "errors": [{"message": "\x1b[31m" + TOKEN}]}))
+    server.add_fault(
+        Fault(
+            r"/search/issues|/repos/pytorch/pytorch/issues$",
+            "status",
+            times=50,
+            status=422,
+            body={"message": HOSTILE, "errors": [{"message": "\x1b[31m" + TOKEN}]},
+        )
+    )
     settings = make_settings(server.url)
     store, status = collect(settings, clock, WEEK)
     assert status.status is CoverageStatus.FAILED
@@ -43,20 +54,37 @@ def test_an_error_body_reaches_note_store_and_terminal_plain(
     monkeypatch.setenv("GITHUB_API_URL", server.url)
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
     with pytest.raises(SystemExit) as exit_info:
-        main(["--db", str(tmp_path / "cli.db"), "collect", "--source", "github", "--since", "2026-04-07",
-              "--until", "2026-04-13"])
+        main(
+            [
+                "--db",
+                str(tmp_path / "cli.db"),
+                "collect",
+                "--source",
+                "github",
+                "--since",
+                "2026-04-07",
+                "--until",
+                "2026-04-13",
+            ]
+        )
     err = capsys.readouterr().err
     assert exit_info.value.code == 1 and "Bad request" in err
     assert "\x1b" not in err and "\x07" not in err and "\x9b" not in err and TOKEN not in err
 
 
 def test_a_token_in_collected_text_is_redacted_before_storing_and_in_export(
-    start_github: Callable[..., FakeGitHub], make_settings: Callable[..., Settings], clock: FakeClock,
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    start_github: Callable[..., FakeGitHub],
+    make_settings: Callable[..., Settings],
+    clock: FakeClock,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     rows: list[dict[str, Any]] = [
-        row(1, body=f"my token is {TOKEN} oops", comments=[{"author": "a", "date": "2026-04-09", "kind": "comment",
-                                                             "body": f"also Bearer {TOKEN}"}])
+        row(
+            1,
+            body=f"my token is {TOKEN} oops",
+            comments=[{"author": "a", "date": "2026-04-09", "kind": "comment", "body": f"also Bearer {TOKEN}"}],
+        )
     ]
     settings = make_settings(start_github(rows).url)
     store, _ = collect(settings, clock, WEEK)

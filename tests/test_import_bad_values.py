@@ -16,8 +16,15 @@ from pytorch_insight.store import Store
 
 
 def line(number: int, **extra: Any) -> str:
-    row = {"repo": "o/r", "number": number, "kind": "issue", "state": "open", "title": f"t{number}",
-           "created": "2026-04-08T10:00:00Z", "url": f"https://github.com/o/r/issues/{number}"}
+    row = {
+        "repo": "o/r",
+        "number": number,
+        "kind": "issue",
+        "state": "open",
+        "title": f"t{number}",
+        "created": "2026-04-08T10:00:00Z",
+        "url": f"https://github.com/o/r/issues/{number}",
+    }
     return json.dumps({**row, **extra})
 
 
@@ -39,7 +46,16 @@ def test_bad_values_cost_their_own_line_only(any_db: str) -> None:
 
 def test_the_command_names_each_bad_line_and_goes_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "items.jsonl"
-    path.write_text("\n".join([line(1, created="9999-12-31T23:59:59-14:00"), json.dumps({**json.loads(line(2)), "number": 10**30}), line(3)]) + "\n")
+    path.write_text(
+        "\n".join(
+            [
+                line(1, created="9999-12-31T23:59:59-14:00"),
+                json.dumps({**json.loads(line(2)), "number": 10**30}),
+                line(3),
+            ]
+        )
+        + "\n"
+    )
     with pytest.raises(SystemExit) as exit_info:
         main(["--db", str(tmp_path / "x.db"), "import", str(path)])
         raise SystemExit(0)

@@ -21,8 +21,14 @@ from tests.test_github_source import WEEK, row
 
 
 def line(number: Any, **extra: Any) -> str:
-    base = {"repo": "o/r", "number": number, "kind": "issue", "title": f"t{number}", "created": "2026-04-08",
-            "url": f"https://github.com/o/r/issues/{number}"}
+    base = {
+        "repo": "o/r",
+        "number": number,
+        "kind": "issue",
+        "title": f"t{number}",
+        "created": "2026-04-08",
+        "url": f"https://github.com/o/r/issues/{number}",
+    }
     return json.dumps({**base, **extra})
 
 

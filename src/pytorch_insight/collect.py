@@ -164,7 +164,8 @@ def fetch_guarded(source: Source, window: Window, store: Store, progress: Progre
     except (StoreError, KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # noqa: BLE001 (the boundary between one source and the others)
-        log.warning("%s: stopped by an unexpected error", source.name, exc_info=True)
+        # The traceback only with -vv: the note says what happened, and a run never ends in one.
+        log.debug("%s: stopped by an unexpected error", source.name, exc_info=True)
         note = f"stopped by an unexpected error ({type(exc).__name__}: {str(exc)[:200]}); what was fetched is stored"
         return SourceStatus(name=source.name, status=CoverageStatus.FAILED, note=note)
 

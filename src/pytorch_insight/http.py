@@ -28,7 +28,6 @@ from tenacity import (
 )
 
 from pytorch_insight.clock import Clock, SystemClock
-from pytorch_insight.redact import safe_message
 from pytorch_insight.errors import (
     NotFound,
     RateLimited,
@@ -37,6 +36,7 @@ from pytorch_insight.errors import (
     TransientError,
     Unauthorized,
 )
+from pytorch_insight.redact import safe_message
 
 log = logging.getLogger(__name__)
 

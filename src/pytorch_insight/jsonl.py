@@ -37,7 +37,9 @@ def item_from_line(data: dict[str, Any]) -> Item:
     values = dict(data)
     if isinstance(number, str) and number.strip().isdigit():  # "5" is issue 5, not a second row for it
         number = values["number"] = int(number.strip())
-    native = (kind in GITHUB_KINDS and repo and isinstance(number, int)) or (kind == "commit" and repo and data.get("sha"))
+    native = (kind in GITHUB_KINDS and repo and isinstance(number, int)) or (
+        kind == "commit" and repo and data.get("sha")
+    )
     derived = derived_item_id(values) if native else None
     if "id" in values and derived and values["id"] != derived:
         # An id names its item: one that another item's repository and number would give is refused,

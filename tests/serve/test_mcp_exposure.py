@@ -17,8 +17,8 @@ import httpx
 import pytest
 from mcp.client import Client
 
-from pytorch_insight.serve.queries import LIST_LIMIT, Queries
 from pytorch_insight.config import load_settings
+from pytorch_insight.serve.queries import LIST_LIMIT, Queries
 from pytorch_insight.store import Store
 from tests.pipeline.helpers import item
 from tests.serve.test_mcp_http import STARTUP_S, free_port

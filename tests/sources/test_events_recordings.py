@@ -28,7 +28,9 @@ CONFERENCE = """<html><head><script type="application/ld+json">
 
 
 def vevent(uid: str, *lines: str) -> str:
-    return "\r\n".join(["BEGIN:VEVENT", f"UID:{uid}", f"SUMMARY:{uid}", "DTSTAMP:20260401T000000Z", *lines, "END:VEVENT"])
+    return "\r\n".join(
+        ["BEGIN:VEVENT", f"UID:{uid}", f"SUMMARY:{uid}", "DTSTAMP:20260401T000000Z", *lines, "END:VEVENT"]
+    )
 
 
 def calendar(*parts: str) -> str:
@@ -39,7 +41,9 @@ def run(tmp_path: Path, text: str, fmt: str = "ical", content_type: str = "text/
     settings = settings_for(tmp_path)
     store = Store.open(settings.db)
     with StaticSite({"/events": (content_type, text)}) as site, http_client(settings, store, FakeClock()) as client:
-        status = collect_one(store, EventsSource(client, EventsConfig(name="ev", url=f"{site.url}/events", format=fmt)), WEEK)
+        status = collect_one(
+            store, EventsSource(client, EventsConfig(name="ev", url=f"{site.url}/events", format=fmt)), WEEK
+        )
     return {item.title for item in store.iter_items()}, status
 
 
@@ -71,7 +75,10 @@ def test_a_malformed_line_costs_that_line_only(tmp_path: Path) -> None:
 
 
 def test_a_document_that_is_no_calendar_fails_in_one_short_line(tmp_path: Path) -> None:
-    for text in ("<html><body>We moved our calendar</body></html>", "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\n" * 50):
+    for text in (
+        "<html><body>We moved our calendar</body></html>",
+        "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\n" * 50,
+    ):
         titles, status = run(tmp_path, text)
         assert "\n" not in status.note and len(status.note) < 400, status.note
         assert status.status in (CoverageStatus.FAILED, CoverageStatus.PARTIAL)

@@ -35,7 +35,9 @@ PAGE = """<html><head><script type="application/ld+json">[
 
 
 def topic(number: int, day: str, **overrides: Any) -> Topic:
-    return Topic(number, f"topic {number}", [Post("alice", f"2026-04-{day}T10:00:00Z", "<p>x</p>")], overrides=overrides)
+    return Topic(
+        number, f"topic {number}", [Post("alice", f"2026-04-{day}T10:00:00Z", "<p>x</p>")], overrides=overrides
+    )
 
 
 def test_a_forum_topic_dated_yesterday_is_skipped_and_the_later_sources_run(tmp_path: Path) -> None:
@@ -66,8 +68,19 @@ def test_a_forum_topic_dated_yesterday_is_skipped_and_the_later_sources_run(tmp_
 
 def test_a_github_item_closed_in_year_9999_is_skipped_with_the_rest_of_its_page_stored(tmp_path: Path) -> None:
     rows = [
-        {"repo": "pytorch/pytorch", "number": n, "kind": "issue", "state": "open", "title": f"thing {n}",
-         "author": "someone", "created": "2026-04-08", "labels": [], "body": "", "comments": [], "url": None}
+        {
+            "repo": "pytorch/pytorch",
+            "number": n,
+            "kind": "issue",
+            "state": "open",
+            "title": f"thing {n}",
+            "author": "someone",
+            "created": "2026-04-08",
+            "labels": [],
+            "body": "",
+            "comments": [],
+            "url": None,
+        }
         for n in (1, 2, 3)
     ]
     rows[1]["payload"] = {"closed_at": OVERFLOW, "state": "closed"}
@@ -92,9 +105,17 @@ def test_a_source_that_fails_in_an_unforeseen_way_fails_alone(tmp_path: Path) ->
 
     settings = settings_for(tmp_path)
     store = Store.open(settings.db)
-    with StaticSite({"/feed.xml": ("application/atom+xml", ATOM)}) as site, http_client(settings, store, FakeClock()) as c:
+    with (
+        StaticSite({"/feed.xml": ("application/atom+xml", ATOM)}) as site,
+        http_client(settings, store, FakeClock()) as c,
+    ):
         broken, blog = run_collection(
-            store, [Broken(), FeedSource(c, FeedConfig(name="blog", url=f"{site.url}/feed.xml"))], WEEK, NoProgress(), "p", {}
+            store,
+            [Broken(), FeedSource(c, FeedConfig(name="blog", url=f"{site.url}/feed.xml"))],
+            WEEK,
+            NoProgress(),
+            "p",
+            {},
         )
     assert broken.status is CoverageStatus.FAILED and "RuntimeError" in broken.note
     assert blog.status is CoverageStatus.OK

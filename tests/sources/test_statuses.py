@@ -47,7 +47,9 @@ def post(day: str) -> Post:
 
 
 def test_one_failed_topic_beside_topics_outside_the_window_is_partial(tmp_path: Path) -> None:
-    liked = Topic(2, "liked in the window", [post("2026-03-01")], summary_overrides={"bumped_at": "2026-04-09T10:00:00Z"})
+    liked = Topic(
+        2, "liked in the window", [post("2026-03-01")], summary_overrides={"bumped_at": "2026-04-09T10:00:00Z"}
+    )
     failing = Topic(3, "errors", [post("2026-04-08")])
     forbidden = Reply.json(403, {"errors": ["You are not permitted to view the requested resource."]})
     store, status = forum_collect(tmp_path, [liked, failing], Trouble(r"^/t/3\.json", forbidden, times=5))
@@ -57,8 +59,13 @@ def test_one_failed_topic_beside_topics_outside_the_window_is_partial(tmp_path: 
 
 def test_a_topic_whose_last_post_is_in_the_window_is_kept(tmp_path: Path) -> None:
     # Its last post (deleted since, or hidden) is not on the page; last_posted_at still says so.
-    quiet = Topic(4, "last post deleted", [post("2026-03-01")], overrides={"last_posted_at": "2026-04-10T08:00:00Z"},
-                  summary_overrides={"bumped_at": "2026-04-10T08:00:00Z", "last_posted_at": "2026-04-10T08:00:00Z"})
+    quiet = Topic(
+        4,
+        "last post deleted",
+        [post("2026-03-01")],
+        overrides={"last_posted_at": "2026-04-10T08:00:00Z"},
+        summary_overrides={"bumped_at": "2026-04-10T08:00:00Z", "last_posted_at": "2026-04-10T08:00:00Z"},
+    )
     store, status = forum_collect(tmp_path, [quiet])
     assert status.status is CoverageStatus.OK
     assert [item.title for item in store.iter_items()] == ["last post deleted"]

@@ -18,8 +18,8 @@ from pydantic import Field
 
 from pytorch_insight import __version__
 from pytorch_insight.errors import InsightError
-from pytorch_insight.serve.rebinding import transport_security
 from pytorch_insight.serve.queries import KINDS, MAX_PAGE_SIZE, MAX_WINDOW_DAYS, PAGE_SIZE, PRIORITIES, Queries
+from pytorch_insight.serve.rebinding import transport_security
 
 T = TypeVar("T")
 HTTP_PATH = "/mcp"

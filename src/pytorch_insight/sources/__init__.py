@@ -47,9 +47,7 @@ def unreachable_note(error: Unreachable, setting: str) -> str:
     return f"{error}: check the network or {setting}"
 
 
-def finished(
-    name: str, stats: RequestStats, items: int, problems: Sequence[str], paused: bool = False
-) -> SourceStatus:
+def finished(name: str, stats: RequestStats, items: int, problems: Sequence[str], paused: bool = False) -> SourceStatus:
     """The usual ending: ok without problems, partial when something was stored anyway or the
     source only stopped for a rate limit (`paused`: the next run goes on), else failed.
 

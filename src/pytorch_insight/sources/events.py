@@ -28,7 +28,18 @@ from pytorch_insight.window import Window, parse_timestamp
 # schema.org types that are events without ending in "Event" (MusicEvent, BusinessEvent, ... do).
 OTHER_EVENT_TYPES = frozenset({"Festival", "EventSeries"})
 # VEVENT properties that occur at most once (RFC 5545, 3.6.1); RRULE, RDATE and EXDATE may repeat.
-SINGLE_VALUED = ("UID", "DTSTART", "DTEND", "DURATION", "CREATED", "RECURRENCE-ID", "SUMMARY", "URL", "DESCRIPTION", "LOCATION")
+SINGLE_VALUED = (
+    "UID",
+    "DTSTART",
+    "DTEND",
+    "DURATION",
+    "CREATED",
+    "RECURRENCE-ID",
+    "SUMMARY",
+    "URL",
+    "DESCRIPTION",
+    "LOCATION",
+)
 
 
 def _utc(value: Any) -> datetime | None:
@@ -102,7 +113,9 @@ class EventsSource:
         notes += self.mended + skipped_note(self.skipped, "event")
         return SourceStatus(
             name=self.name,
-            status=CoverageStatus.PARTIAL if self.unreadable_rules or self.skipped or self.mended else CoverageStatus.OK,
+            status=CoverageStatus.PARTIAL
+            if self.unreadable_rules or self.skipped or self.mended
+            else CoverageStatus.OK,
             items=len(items),
             requests=stats.requests,
             not_modified=stats.not_modified,
@@ -147,7 +160,9 @@ class EventsSource:
         if event.get("RRULE") is None or event.get("RECURRENCE-ID") is not None:
             return [self._ical_item(event, start, _utc(event.get("RECURRENCE-ID")))]
         skipped = {moment for key, moment in moved if key == uid and moment}
-        return [self._ical_item(event, occurrence, occurrence) for occurrence in self._occurrences(event, window, skipped)]
+        return [
+            self._ical_item(event, occurrence, occurrence) for occurrence in self._occurrences(event, window, skipped)
+        ]
 
     def _occurrences(self, event: icalendar.Event, window: Window, skipped: set[datetime]) -> list[datetime]:
         try:

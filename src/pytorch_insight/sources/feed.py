@@ -57,7 +57,10 @@ class FeedSource:
             )
         skipped: list[str] = []
         items = build_each(
-            parsed.entries, lambda entry: self._item(entry, window), lambda e: str(e.get("link") or e.get("id")), skipped
+            parsed.entries,
+            lambda entry: self._item(entry, window),
+            lambda e: str(e.get("link") or e.get("id")),
+            skipped,
         )
         emit(items)
         progress.update(self.name, "posts", len(items))

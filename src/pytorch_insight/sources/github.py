@@ -194,7 +194,12 @@ class GitHubSource:
 
     def _collect_items(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
         for payloads in self._item_pages(run.repo, window):
-            found = build_each(payloads, lambda p: self.issue_to_item(p, run.repo), _record_name(run.repo), self.skipped)
+            found = build_each(
+                payloads,
+                lambda p: self.issue_to_item(p, run.repo),
+                lambda p: f"{run.repo}#{p.get('number')}",
+                self.skipped,
+            )
             batch = [item for item in found if item.active_in(window)]
             batch = self._keep_what_is_known(batch)
             run.items.update((item.number, item) for item in batch if item.number is not None)
@@ -225,7 +230,10 @@ class GitHubSource:
                 if isinstance(payload.get("number"), int) and scope.wants(repo := repository_of(payload))
             ]
             found = build_each(
-                wanted, lambda pair: self.issue_to_item(*pair), lambda pair: _record_name(pair[1])(pair[0]), self.skipped
+                wanted,
+                lambda pair: self.issue_to_item(*pair),
+                lambda pair: f"{pair[1]}#{pair[0].get('number')}",
+                self.skipped,
             )
             batch = self._keep_what_is_known([item for item in found if item.active_in(window)])
             for item in batch:
@@ -315,7 +323,10 @@ class GitHubSource:
             return
         for payloads in fetch_commits(self.client, self.stats, run.repo, window):
             commits = build_each(
-                payloads, lambda p: commit_to_item(p, run.repo, self.landed), _commit_name(run.repo), self.skipped
+                payloads,
+                lambda p: commit_to_item(p, run.repo, self.landed),
+                lambda p: f"{run.repo}@{str(p.get('sha'))[:12]}",
+                self.skipped,
             )
             landed = [pr for commit in commits if (pr := self._mark_landed(run, commit))]
             save(commits + landed)
@@ -486,14 +497,6 @@ class GitHubSource:
             run.items[number] = item.model_copy(update={"comments": merge_comments(item.comments, comments)})
             changed.append(run.items[number])
         save(changed)
-
-
-def _record_name(repo: str) -> Callable[[dict[str, Any]], str]:
-    return lambda payload: f"{repo}#{payload.get('number')}"
-
-
-def _commit_name(repo: str) -> Callable[[dict[str, Any]], str]:
-    return lambda payload: f"{repo}@{str(payload.get('sha'))[:12]}"
 
 
 def _text(value: Any) -> str | None:

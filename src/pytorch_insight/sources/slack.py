@@ -10,7 +10,15 @@ from pytorch_insight.config import SlackConfig
 from pytorch_insight.errors import RemoteError
 from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import MALFORMED, Emit, Progress, finished, malformed_reason, skipped_note, unreachable_note
+from pytorch_insight.sources import (
+    MALFORMED,
+    Emit,
+    Progress,
+    finished,
+    malformed_reason,
+    skipped_note,
+    unreachable_note,
+)
 from pytorch_insight.window import Window
 
 PAGE = 200
