@@ -18,6 +18,8 @@ from tests.fakes.discourse import FakeDiscourse, Post, Topic
 from tests.fakes.github import FakeGitHub, Fault
 from tests.fakes.server import Reply, Trouble
 from tests.sources.helpers import collect_one, http_client, settings_for
+from tests.sources.test_slack import collect as slack_collect
+from tests.sources.test_slack import workspace
 from tests.test_github_source import WEEK, row
 
 CATEGORIES = [(1, "uncategorized", "Uncategorized")]
@@ -106,3 +108,12 @@ def test_an_issue_of_2012_with_a_null_pull_request_object_is_an_issue(
     store, status = collect(make_settings(server.url), clock, WEEK)
     kinds = {item.number: item.kind for item in store.iter_items() if item.number}
     assert kinds == {1: "issue", 2: "pull_request"}, status.note
+
+
+def test_a_slack_rate_limit_on_the_first_request_is_partial(tmp_path: Path) -> None:
+    with workspace() as slack:
+        # Told to wait an hour, more than http.max_rate_limit_wait: the source stops there.
+        limited = Reply.json(429, {"ok": False, "error": "ratelimited"}, **{"Retry-After": "3600"})
+        slack.add_trouble(Trouble(r"^/conversations\.history$", limited))
+        _, status = slack_collect(tmp_path, slack.url, ["C0COMPILE"])
+    assert status.status is CoverageStatus.PARTIAL and status.items == 0, status.note

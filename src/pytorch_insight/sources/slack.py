@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pytorch_insight.config import SlackConfig
-from pytorch_insight.errors import RemoteError
+from pytorch_insight.errors import RateLimited, RemoteError
 from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
 from pytorch_insight.sources import (
@@ -52,7 +52,7 @@ class SlackSource:
             return SourceStatus(
                 name=self.name, status=CoverageStatus.SKIPPED, note="skipped: no channels in the profile"
             )
-        stats, notes, stored = RequestStats(), [], 0
+        stats, notes, stored, paused = RequestStats(), [], 0, False
         self.skipped = []
         for channel in self.config.channels:
             try:
@@ -74,7 +74,9 @@ class SlackSource:
                 return finished(self.name, stats, stored, [*notes, unreachable_note(exc, "SLACK_API_URL")])
             except RemoteError as exc:  # rate limits included: the other channels still get their turn
                 notes.append(f"#{channel}: {exc}")
-        return finished(self.name, stats, stored, notes + skipped_note(self.skipped, "message"))
+                paused = paused or isinstance(exc, RateLimited)
+        # A spent rate limit is a pause, not a failure, even before the first message.
+        return finished(self.name, stats, stored, notes + skipped_note(self.skipped, "message"), paused=paused)
 
     def _call(self, stats: RequestStats, method: str, params: dict[str, Any]) -> dict[str, Any]:
         data = self.client.get_json(f"/{method}", stats, params=params).data if self.client else {}

@@ -19,7 +19,7 @@ import redis
 from celery import Celery, Task
 from pydantic import SecretStr
 
-from pytorch_insight.collect import build_sources
+from pytorch_insight.collect import build_sources, fetch_guarded
 from pytorch_insight.config import Profile, Settings, with_llm
 from pytorch_insight.errors import InsightError
 from pytorch_insight.redact import redact
@@ -94,7 +94,8 @@ class Runtime:
             transport = BudgetTransport(settings.github_api_url, self.budget)
             sources = build_sources(settings, store, stack, (job["part"]["source"],), github_transport=transport)
             for source in sources:
-                statuses.append(source.fetch(window, store.save_items, progress).model_dump(mode="json"))
+                # As in-process: a source's unforeseen fault fails that source, not the task.
+                statuses.append(fetch_guarded(source, window, store, progress).model_dump(mode="json"))
         return statuses
 
 
