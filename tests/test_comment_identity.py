@@ -4,7 +4,9 @@ either order, holds each comment once."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from pytorch_insight.model import Comment, merge_comments
 from pytorch_insight.store import Store
 from tests.conftest import RAW_WEEKS, FakeClock, collect
 from tests.fakes.github import FakeGitHub
+from tests.test_github_source import WEEK
 
 
 @pytest.mark.parametrize("order", ["import, then collect", "collect, then import"])
@@ -58,3 +61,32 @@ def test_equal_comments_of_one_copy_stay_two_and_each_meets_its_own_copy() -> No
         ]
     other_day = Comment(author="bob", date="2026-04-10", body="@pytorchbot merge")
     assert len(merge_comments(fetched, [other_day])) == 3
+
+
+def test_a_partly_imported_thread_completed_by_collection_holds_each_comment_once(
+    start_github: Callable[..., FakeGitHub],
+    make_settings: Callable[..., Settings],
+    clock: FakeClock,
+    tmp_path: Path,
+) -> None:
+    said = [{"author": f"user{i}", "date": "2026-04-09", "kind": "comment", "body": f"comment {i}"} for i in range(3)]
+    row = {
+        "repo": "pytorch/pytorch",
+        "number": 7,
+        "kind": "issue",
+        "state": "open",
+        "title": "t",
+        "author": "a",
+        "created": "2026-04-08",
+        "labels": [],
+        "body": "",
+        "comments": said,
+        "url": "https://github.com/pytorch/pytorch/issues/7",
+    }
+    settings = make_settings(start_github([row]).url)
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text(json.dumps({**row, "comments": said[:1]}) + "\n")  # a transcription that kept one
+    import_file(Store.open(settings.db), partial)
+    store, _ = collect(settings, clock, WEEK)
+    [item] = [item for item in store.iter_items() if item.number == 7]
+    assert [c.body for c in item.comments] == ["comment 0", "comment 1", "comment 2"]
