@@ -35,15 +35,15 @@ from pytorch_insight.collect import SOURCE_NAMES, build_sources, run_collection
 from pytorch_insight.config import Settings, load_settings
 from pytorch_insight.console import plural, print_json, print_statuses, progress_display
 from pytorch_insight.deliver.dispatch import Outcome, Status, select_targets
-from pytorch_insight.errors import ConfigError, InsightError, NoItemsError
+from pytorch_insight.errors import ConfigError, ImportFormatError, InsightError, NoItemsError
 from pytorch_insight.jsonl import ImportResult, export_items, import_file, import_lines
 from pytorch_insight.model import CoverageStatus, SourceStatus
 from pytorch_insight.offline import offline_window
 from pytorch_insight.pipeline.severity import MODEL_ENV
-from pytorch_insight.redact import redact
+from pytorch_insight.redact import redact, safe_message
 from pytorch_insight.report.i18n import LANGUAGES
 from pytorch_insight.store import Store, describe_error
-from pytorch_insight.window import Window, make_window, parse_day
+from pytorch_insight.window import Window, day_range, make_window
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 INTERRUPTED = "interrupted: what was fetched is stored; run the same command again to continue"
@@ -443,6 +443,9 @@ def learn(
         )
 
 
+ERRORS_SHOWN = 20
+
+
 @cli.command(name="import")
 @click.argument("path", type=click.Path(path_type=Path, allow_dash=True))
 @common_options
@@ -450,7 +453,10 @@ def import_command(ctx: Context, path: Path) -> None:
     """Import items from a JSONL file, or '-' for stdin (bad lines are reported and skipped)."""
     store = ctx.open_store()
     if str(path) == "-":
-        name, result = "<stdin>", import_lines(store, click.get_binary_stream("stdin"))
+        try:
+            name, result = "<stdin>", import_lines(store, click.get_binary_stream("stdin"))
+        except ImportFormatError as exc:
+            raise ImportFormatError(f"cannot import <stdin>: {exc}") from None
     else:
         name, result = str(path), import_file(store, path)
     report_import(ctx, name, result)
@@ -459,8 +465,11 @@ def import_command(ctx: Context, path: Path) -> None:
 
 
 def report_import(ctx: Context, name: str, result: ImportResult) -> None:
-    for line, message in result.errors:
+    # Each bad line is named, up to a screenful: a file that is no JSONL at all is summed up.
+    for line, message in result.errors[:ERRORS_SHOWN]:
         click.echo(f"{name}:{line}: skipped: {message}", err=True)
+    if len(result.errors) > ERRORS_SHOWN:
+        click.echo(f"{name}: {plural(len(result.errors) - ERRORS_SHOWN, 'more line')} skipped", err=True)
     for line, created in result.estimated:
         click.echo(f"{name}:{line}: note: no creation date; dated {created[:10]} by the numbers around it", err=True)
     for line in result.undated:
@@ -477,9 +486,8 @@ def report_import(ctx: Context, name: str, result: ImportResult) -> None:
 @common_options
 def export_command(ctx: Context, path: Path, since: str | None, until: str | None) -> None:
     """Export stored items as JSONL ('-' for standard output)."""
-    first = parse_day(since, "--since").isoformat() if since else None
-    last = parse_day(until, "--until").isoformat() if until else None
-    items = ctx.open_store(readonly=True).iter_items(first, last)
+    first, last = day_range(since, until)
+    items = ctx.open_store(readonly=True).iter_items(first and first.isoformat(), last and last.isoformat())
     if str(path) == "-":
         count = export_items(items, sys.stdout)
     else:
@@ -551,5 +559,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def fail(line: str, code: int) -> None:
-    click.echo(line, err=True)
+    # An error may quote a server or a file: each of its lines reaches the terminal plain.
+    click.echo("\n".join(safe_message(part, 2000) for part in line.split("\n")), err=True)
     sys.exit(code)

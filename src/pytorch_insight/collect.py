@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from functools import partial
 
 import httpx
 
 from pytorch_insight.clock import Clock, SystemClock
 from pytorch_insight.config import Profile, Settings
+from pytorch_insight.errors import StoreError
 from pytorch_insight.github_tokens import BudgetTransport, Limit, LocalBudget
 from pytorch_insight.http import HttpClient
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
@@ -97,6 +99,7 @@ def build_sources(
         )
     if "forum" in names:
         forum_headers = {"Accept": "application/json"}
+        has_key = bool(settings.discourse_api_key and settings.discourse_api_username)
         if settings.discourse_api_key and settings.discourse_api_username:
             forum_headers |= {
                 "Api-Key": settings.discourse_api_key.get_secret_value(),
@@ -104,7 +107,7 @@ def build_sources(
             }
         for forum in profile.forums:
             client = stack.enter_context(http_client(settings, store, clock, forum.url, forum_headers))
-            sources.append(DiscourseSource(client, forum))
+            sources.append(DiscourseSource(client, forum, has_key=has_key))
     if "blog" in names:
         for feed in profile.feeds:
             sources.append(FeedSource(stack.enter_context(http_client(settings, store, clock)), feed))
@@ -146,7 +149,7 @@ def run_collection(
             # reporting any progress of its own (no network), and says how it ended.
             progress.update(source.name, "starting", 0)
             log.info("%s: collecting %s – %s", source.name, window.since, window.until)
-            status = source.fetch(window, store.save_items, progress)
+            status = fetch_guarded(source.name, partial(source.fetch, window, store.save_items, progress))
             progress.update(source.name, f"done ({status.status.value})", status.items)
             log.info(
                 "%s: %s (items: %d, requests: %d, 304s: %d)",
@@ -163,6 +166,23 @@ def run_collection(
         raise
     finish_run(store, run_id, statuses)
     return statuses
+
+
+def fetch_guarded(name: str, fetch: Callable[[], SourceStatus]) -> SourceStatus:
+    """One source's fetch; a fault of its own (a record no rule foresaw) fails that source alone.
+
+    Sources skip malformed records themselves; this is the last line, so that data from a
+    server can never stop the later sources or end the run with a traceback. What was stored
+    before the fault stays stored. Interrupts, the store's own errors and exits still propagate."""
+    try:
+        return fetch()
+    except (StoreError, KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # noqa: BLE001 (the boundary between one source and the others)
+        # The traceback only with -vv: the note says what happened, and a run never ends in one.
+        log.debug("%s: stopped by an unexpected error", name, exc_info=True)
+        note = f"stopped by an unexpected error ({type(exc).__name__}: {str(exc)[:200]}); what was fetched is stored"
+        return SourceStatus(name=name, status=CoverageStatus.FAILED, note=note)
 
 
 def finish_run(store: Store, run_id: int, statuses: Sequence[SourceStatus]) -> None:

@@ -279,8 +279,9 @@ class WorkerSettings(BaseModel):
     search_period: float = Field(default=60.0, gt=0)
     task_attempts: int = Field(default=5, ge=1, le=50)
     # A task not acknowledged this long after delivery (its worker died) goes to another worker;
-    # it must exceed the longest task.
-    visibility_timeout: float = Field(default=3600.0, gt=0)
+    # it must exceed the longest task. Celery's hour left a killed worker's task waiting an hour;
+    # a task is one repository or source of one window, well under this even with rate-limit waits.
+    visibility_timeout: float = Field(default=900.0, gt=0)
     job_timeout: float = Field(default=6 * 3600.0, gt=0)  # how long collect --workers waits for its tasks
 
 

@@ -36,6 +36,7 @@ from pytorch_insight.errors import (
     TransientError,
     Unauthorized,
 )
+from pytorch_insight.redact import safe_message
 
 log = logging.getLogger(__name__)
 
@@ -230,8 +231,12 @@ class HttpClient:
     ) -> Page:
         request = self._client.build_request("GET", url, params=params, headers=headers)
         if self._is_home(request.url):
+            # Set, not defaulted: httpx has put its own `Accept: */*` there already, which hid the
+            # API's media type (`application/vnd.github+json`); a header given for this call wins.
+            given = httpx.Headers(headers or {})
             for name, value in self._origin_headers.items():
-                request.headers.setdefault(name, value)
+                if name not in given:
+                    request.headers[name] = value
         key = str(request.url)
         if request.url.host in self._unreachable:
             raise Unreachable(request.url.host)  # found out once already: no request, no wait
@@ -400,10 +405,13 @@ def _describe(request: httpx.Request) -> str:
 
 
 def _message(response: httpx.Response) -> str:
+    """The server's own words about an error, as one plain line: they reach the terminal, the
+    store and the reports, so escape sequences (a title set, a screen cleared) and anything
+    shaped like a token are removed here, where they enter."""
     try:
         body = response.json()
     except ValueError:
-        return response.text[:200]
+        return safe_message(response.text[:1000], 200)
     if not isinstance(body, dict):
         return ""
     details = [
@@ -411,7 +419,7 @@ def _message(response: httpx.Response) -> str:
         for error in body.get("errors") or []
         if isinstance(error, dict) and error.get("message")
     ]
-    return " ".join([str(body.get("message") or body.get("error") or ""), *details])[:300]
+    return safe_message(" ".join([str(body.get("message") or body.get("error") or ""), *details])[:1000], 300)
 
 
 def _seconds(value: str | None, default: float) -> float:

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from pytorch_insight.redact import safe_message
 from pytorch_insight.window import Window, parse_timestamp
 
 Kind = Literal["issue", "pull_request", "rfc", "commit", "forum", "blog", "event", "slack"]
@@ -18,7 +19,17 @@ GITHUB_KINDS = frozenset({"issue", "pull_request", "rfc"})
 DISCUSSION_KINDS = frozenset({"forum", "slack"})
 
 # The item JSONL fields that are always written (null when unknown), then those written when known.
+# A source's note names what went wrong, a few records at most.
+NOTE_LIMIT = 2000
+# The characters of a comment's text that identify it across copies.
+FINGERPRINT = 200
 JSONL_FIELDS = ("repo", "number", "kind", "state", "title", "author", "created", "labels", "body", "comments", "url")
+# The bounds of the numbers an item carries: `number` is an INTEGER column (32 bits on
+# PostgreSQL); counts go to JSON readers, whose integers are exact up to 2**53. A value past them
+# is a broken or hostile line, refused by validation rather than by the database, where it would
+# cost the whole batch.
+MAX_NUMBER = 2**31 - 1
+MAX_COUNT = 2**53 - 1
 JSONL_OPTIONAL = ("updated", "closed", "merged", "comment_count", "reactions", "sha", "source", "relations")
 
 
@@ -38,10 +49,24 @@ class Comment(BaseModel):
         # Lenient, unlike the item's own times: an odd comment date is kept as it came.
         return utc_timestamp(value) if value is not None and parse_timestamp(value) is not None else value
 
-    def key(self) -> tuple[Any, ...]:
-        """Identity for merging threads: the GitHub id when known, else the visible content."""
+    @property
+    def native_id(self) -> str | None:
+        """The platform's id (GitHub comment id, Discourse post id, Slack ts), when known."""
         native = (self.model_extra or {}).get("id")
-        return ("id", native) if native is not None else ("text", self.author, self.date, self.body)
+        return str(native) if native is not None else None
+
+    def fingerprint(self) -> tuple[str, str, str]:
+        """What identifies a comment whatever path brought it: kind, author and the opening of
+        its text (transcriptions may cut a long comment or reflow its whitespace)."""
+        return self.kind, (self.author or "").lower(), " ".join((self.body or "").split())[:FINGERPRINT]
+
+    def same_as(self, other: Comment) -> bool:
+        """One comment in two copies: by the platform id when both carry one, else by author,
+        text and date, a bare date matching any time of that day (imported transcriptions give
+        days, the API gives seconds)."""
+        if self.native_id is not None and other.native_id is not None:
+            return self.native_id == other.native_id
+        return self.fingerprint() == other.fingerprint() and _dates_agree(self.date, other.date)
 
 
 class Relation(BaseModel):
@@ -59,7 +84,7 @@ class Item(BaseModel):
     source: str
     kind: Kind
     repo: str | None = None
-    number: int | None = None
+    number: int | None = Field(default=None, ge=0, le=MAX_NUMBER)
     url: str | None = None
     title: str | None = None
     body: str | None = None
@@ -71,8 +96,8 @@ class Item(BaseModel):
     merged: str | None = None
     labels: list[str] = Field(default_factory=list)
     comments: list[Comment] = Field(default_factory=list)
-    comment_count: int | None = None
-    reactions: int | None = None
+    comment_count: int | None = Field(default=None, ge=0, le=MAX_COUNT)
+    reactions: int | None = Field(default=None, ge=0, le=MAX_COUNT)
     sha: str | None = None
     relations: list[Relation] = Field(default_factory=list)
     raw: dict[str, Any] | None = Field(default=None, exclude=True)
@@ -146,10 +171,53 @@ def derived_item_id(line: dict[str, Any]) -> str | None:
 
 
 def merge_comments(old: list[Comment], new: list[Comment]) -> list[Comment]:
-    """Union of two threads, newer copies winning, ordered by date (stable for equal dates)."""
-    merged = {comment.key(): comment for comment in old}
-    merged.update((comment.key(), comment) for comment in new)
-    return sorted(merged.values(), key=lambda comment: comment.date or "")
+    """Union of two copies of a thread, ordered by date (stable for equal dates).
+
+    A comment of `new` replaces its copy in `old` (an edit, a fuller copy), keeping the platform
+    id and exact time the old copy had and the new one lacks, so an imported thread and the same
+    thread fetched merge in either order. Each old comment stands for one new one at most: two
+    equal comments of one copy (a bot command said twice a day) stay two."""
+    merged = list(old)
+    by_id = {comment.native_id: index for index, comment in enumerate(old) if comment.native_id is not None}
+    by_print: dict[tuple[str, str, str], list[int]] = {}
+    for index, comment in enumerate(old):
+        by_print.setdefault(comment.fingerprint(), []).append(index)
+    used: set[int] = set()
+    for comment in new:
+        index = by_id.get(comment.native_id) if comment.native_id is not None else None
+        if index is None or index in used:
+            candidates = by_print.get(comment.fingerprint(), [])
+            index = next((i for i in candidates if i not in used and merged[i].same_as(comment)), None)
+        if index is None:
+            merged.append(comment)
+            continue
+        used.add(index)
+        merged[index] = _newer_copy(merged[index], comment)
+    return sorted(merged, key=lambda comment: comment.date or "")
+
+
+def _newer_copy(old: Comment, new: Comment) -> Comment:
+    """`new`, with the id and the exact time only `old` knows."""
+    update: dict[str, Any] = {}
+    if new.native_id is None and old.native_id is not None:
+        update["id"] = (old.model_extra or {})["id"]
+    if _is_day(new.date) and old.date and not _is_day(old.date):
+        update["date"] = old.date
+    return new.model_copy(update=update) if update else new
+
+
+def _is_day(text: str | None) -> bool:
+    return bool(text) and len(text or "") == 10 and parse_timestamp(text) is not None
+
+
+def _dates_agree(first: str | None, second: str | None) -> bool:
+    if first == second:
+        return True
+    if not first or not second:
+        return False
+    if _is_day(first) or _is_day(second):
+        return first[:10] == second[:10]
+    return parse_timestamp(first) == parse_timestamp(second) is not None
 
 
 def github_item_id(repo: str, number: int) -> str:
@@ -187,3 +255,9 @@ class SourceStatus(BaseModel):
     requests: int = 0
     not_modified: int = 0
     note: str = ""
+
+    @field_validator("note")
+    @classmethod
+    def _plain(cls, value: str) -> str:
+        # Notes quote servers (error bodies, titles) and are printed, stored and reported.
+        return safe_message(value, NOTE_LIMIT)

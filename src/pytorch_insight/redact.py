@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
-from pytorch_insight.text import strip_controls
+from pytorch_insight.text import plain_line, strip_controls
 
 REDACTED = "[redacted]"
 # The environment variables config.py reads credentials from; a value set in the config file
@@ -34,6 +34,8 @@ TOKEN = re.compile(
     r"|\b(?P<scheme>(?i:bearer)[ \t]{1,8})(?P<credential>[\w.~+/-]{16,}=*)"
 )
 DIGIT = re.compile(r"\d")
+# Where a TOKEN match can begin: most text holds none and is passed over after one scan.
+TOKEN_START = re.compile(r"gh[pousr]_|github_pat_|xox[abeoprs]-|sk-|(?i:bearer)")
 # Whatever `public_text` could change starts with one of these: most strings of a report hold none
 # and are passed over after one scan.
 SUSPECT = re.compile(
@@ -93,6 +95,12 @@ def redact(text: str, extra: Iterable[str] = ()) -> str:
     return redactor(extra)(text)
 
 
+def safe_message(text: str, limit: int = 500) -> str:
+    """A message that may quote a server (an error body, a source's note) as it reaches the
+    terminal, the store and the reports: one plain line, no escape sequence, no credential."""
+    return redact(plain_line(text, limit))
+
+
 def public_text(extra: Iterable[str] = ()) -> Callable[[str], str]:
     """What a string of a report becomes: no control characters or bidirectional overrides, no
     secret. An unchanged text comes back as the same object."""
@@ -116,6 +124,20 @@ def scrub(value: Value, extra: Iterable[str] = ()) -> Value:
     Copy on write: what holds nothing to change is returned as it is, so the pipeline's own
     objects are never modified."""
     return _scrub(value, public_text(extra))
+
+
+def redact_tokens(value: Value, extra: Iterable[str] = ()) -> Value:
+    """`value` with every credential in its strings replaced, and nothing else changed (stored
+    text stays as its source wrote it): what the store keeps and `export` writes. A token pasted
+    into an issue is redacted in the reports; it must not wait in the database or a JSONL file."""
+    redact_one, secrets = redactor(extra), configured_secrets(extra)
+
+    def clean(text: str) -> str:
+        if TOKEN_START.search(text) is None and not any(secret in text for secret in secrets):
+            return text
+        return redact_one(text)
+
+    return _scrub(value, clean)
 
 
 def scrub_document(document: Model, extra: Iterable[str] = ()) -> Model:

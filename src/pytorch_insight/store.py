@@ -45,6 +45,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from pytorch_insight.errors import StoreError
 from pytorch_insight.http import CachedPage
 from pytorch_insight.model import Item, SourceStatus, merge_comments
+from pytorch_insight.redact import redact_tokens
 from pytorch_insight.schema import (
     MIGRATIONS,
     UTC_FORMAT,
@@ -247,7 +248,17 @@ class Store:
         """Idempotent upsert in one transaction; stored comment threads are merged, never dropped."""
         if not batch:
             return 0
-        unique = {item.id: item for item in batch}
+        batch = [redact_tokens(item) for item in batch]  # a token in collected text is never stored
+        unique: dict[str, Item] = {}
+        for item in batch:
+            # The same item twice in one batch (two lines of an import): the later copy wins, as it
+            # would in two batches, and the threads of both are kept.
+            earlier = unique.get(item.id)
+            unique[item.id] = (
+                item
+                if earlier is None
+                else item.model_copy(update={"comments": merge_comments(earlier.comments, item.comments)})
+            )
         now = utcnow()
         self._write(lambda connection: self._upsert_items(connection, list(unique.values()), now))
         return len(unique)

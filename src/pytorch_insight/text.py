@@ -14,6 +14,10 @@ from functools import lru_cache
 # "(" for a destination, "<" for a tag), so no two attempts scan the same characters, and leading
 # blanks are possessive (`*+`): a line of 64k spaces is not given back one space at a time.
 HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*([^\n]+)$", re.M)
+# A heading that names a section: its text starts with something other than a blank (the run of
+# blanks is possessive, so a line of "# " is refused at once). Empty headings ("# " lines by the
+# thousand) start no section: each would cost a name and a slice for nothing.
+NAMED_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*+([^\s][^\n]*)$", re.M)
 # An opening fence starts at the beginning of a backtick run and its info string holds no backtick
 # (CommonMark's rule), so a line of backticks is read once, not once per backtick.
 FENCE = re.compile(r"(?<!`)`{3,}[^\n`]*\n(.*?)(?:```|\Z)", re.S)
@@ -109,7 +113,7 @@ def heading_name(line: str) -> str:
 def parse_body(text: str | None) -> Body:
     text = bounded(text)
     sections: dict[str, str] = {}
-    headings = list(HEADING.finditer(text))
+    headings = list(NAMED_HEADING.finditer(text))
     sections[""] = text[: headings[0].start()] if headings else text
     for index, heading in enumerate(headings):
         end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
@@ -210,6 +214,26 @@ def _is_question(sentence: str) -> bool:
     """A "?" among the punctuation that ends the sentence (template prompts among them). Read from
     the end: `\\?\\W*$` would rescan a run of "?!" from each of its characters."""
     return "?" in NON_WORD_RUN.match(sentence[::-1]).group(0)  # type: ignore[union-attr]
+
+
+# Terminal escape sequences as a whole, in their 7-bit and 8-bit (C1) forms: CSI (`ESC [` ... a final
+# byte: colours, cursor moves, clearing the screen), OSC (`ESC ]` ... BEL or ST: the window title,
+# hyperlinks, the clipboard), DCS / SOS / PM / APC strings and two-byte escapes. Removing only the
+# ESC would leave their parameters behind as visible text.
+ESCAPE_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -/]*[0-~]?"
+)
+
+
+def plain_line(text: str, limit: int = 500) -> str:
+    """Text from elsewhere (a server's error body, a note quoting one) as one line a terminal
+    shows as it is: escape sequences and control characters gone, whitespace runs one space,
+    at most `limit` characters."""
+    text = CONTROL.sub("", ESCAPE_SEQUENCE.sub("", text.replace("\n", " ").replace("\t", " ")))
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def strip_controls(text: str) -> str:

@@ -66,6 +66,20 @@ def make_window(since: str | None, until: str | None, today: date | None = None)
     return Window(start, end)
 
 
+def day_range(since: str | None, until: str | None, today: date | None = None) -> tuple[date | None, date | None]:
+    """Optional first and last days (both inclusive), checked as a window's are: neither in the
+    future, the first not after the last. Either may be left open."""
+    today = today or utc_today()
+    first = parse_day(since, "--since") if since else None
+    last = parse_day(until, "--until") if until else None
+    for name, day in (("--since", first), ("--until", last)):
+        if day is not None and day > today:
+            raise ConfigError(f"{name} {day} is in the future (today is {today} UTC)")
+    if first and last and first > last:
+        raise ConfigError(f"--since {first} is after --until {last}")
+    return first, last
+
+
 def github_time(moment: datetime) -> str:
     """The ``2026-04-07T00:00:00Z`` form GitHub's query parameters take."""
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -73,10 +87,14 @@ def github_time(moment: datetime) -> str:
 
 def parse_timestamp(text: str | None) -> datetime | None:
     """GitHub-style ISO 8601 (``2026-04-07T12:00:00Z``) or a bare date, as an aware datetime."""
-    if not text:
+    if not text or not isinstance(text, str):  # a server may send a number or an object there
         return None
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        # A moment that cannot be put in UTC (9999-12-31T23:59:59-14:00) is no usable date: every
+        # comparison and every stored stamp would overflow on it later, far from its source.
+        moment.astimezone(timezone.utc)
+    except (ValueError, TypeError, OverflowError):
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment

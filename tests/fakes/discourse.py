@@ -37,6 +37,9 @@ class Topic:
     tags: list[str] = field(default_factory=list)
     likes: int = 0
     views: int = 10
+    # Fields of the topic's JSON set as a test needs them (a hostile or broken forum's values).
+    overrides: dict[str, Any] = field(default_factory=dict)
+    summary_overrides: dict[str, Any] = field(default_factory=dict)  # the same, in /latest.json
 
     @property
     def slug(self) -> str:
@@ -135,6 +138,7 @@ class FakeDiscourse(LocalServer):
             last_poster_username=topic.posts[-1].username,
             excerpt=topic.posts[0].cooked[:100],
         )
+        summary.update(topic.summary_overrides)
         return summary
 
     def _topic_page(self, topic: Topic, page: int) -> dict[str, Any]:
@@ -161,6 +165,7 @@ class FakeDiscourse(LocalServer):
             chunk_size=self.chunk,
             highest_post_number=len(posts),
         )
+        data.update(topic.overrides)
         if page * self.chunk >= len(posts):
             data["suggested_topics"] = []  # Discourse adds them to a topic's last page
         return data

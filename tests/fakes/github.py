@@ -62,6 +62,7 @@ class Fault:
     status: int = 502
     retry_after: int = 60
     delay: float = 0.0
+    body: Any = None  # the JSON a "status" fault answers with (a server's own error text)
 
 
 @dataclass
@@ -105,6 +106,7 @@ class FakeGitHub(LocalServer):
         self.search_cap, self.now = search_cap, now
         self.faults: list[Fault] = []
         self.user_agents: list[str] = []
+        self.accepts: list[str] = []  # the Accept header of each request
         self.buckets: dict[tuple[str, str], Bucket] = {}
         # Where Link headers point (a misconfigured or hostile server sends clients elsewhere).
         self.link_origin = link_origin
@@ -413,6 +415,7 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
         fake.user_agents.append(self.headers.get("User-Agent", ""))
+        fake.accepts.append(self.headers.get("Accept", ""))
         if fake.latency:
             time.sleep(fake.latency)
         token = self.token()
@@ -456,7 +459,7 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(fault.delay)
             return False
         if fault.kind == "status":
-            self.reply(fault.status, {"error": "Server Error"}, {})
+            self.reply(fault.status, fault.body if fault.body is not None else {"error": "Server Error"}, {})
         elif fault.kind == "secondary":
             self.reply(
                 403,

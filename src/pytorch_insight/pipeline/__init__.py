@@ -18,6 +18,7 @@ from pytorch_insight.pipeline.learned import LearnedJudge
 from pytorch_insight.pipeline.link import link
 from pytorch_insight.pipeline.noise import mark_noise
 from pytorch_insight.pipeline.rank import rank
+from pytorch_insight.text import BODY_LIMIT
 from pytorch_insight.window import Window
 
 __all__ = ["Assessment", "Story", "assess", "select_focus"]
@@ -37,7 +38,8 @@ def assess(
     # A profile without a label map has no learned judgement: its phrase rules read alone.
     judge = LearnedJudge(profile.judgement) if profile.judgement.classes else None
     with _without_cycle_collection():
-        assessments = [Assessment(item, extract_features(item), relations=list(item.relations)) for item in items]
+        readable = [_cut(item) for item in items]
+        assessments = [Assessment(item, extract_features(item), relations=list(item.relations)) for item in readable]
         mark_noise(assessments, profile)
         # Noise is ranked down whatever it says; its facts are not worth reading (a fix for a severe
         # issue still takes that issue's facts through its link).
@@ -54,6 +56,25 @@ def assess(
         link(kept, profile.severity.common_identifiers)
         classify(kept, profile, use_labels)
         return rank(kept, profile, reader, window)
+
+
+def _cut(item: Item) -> Item:
+    """The item as every stage reads it: its description and comments cut at GitHub's own limit
+    (BODY_LIMIT), so no stage's pass costs more than the largest body GitHub accepts, whatever an
+    import or a feed brought. The store keeps the whole text."""
+    long_body = len(item.body or "") > BODY_LIMIT
+    long_comments = any(len(comment.body or "") > BODY_LIMIT for comment in item.comments)
+    if not long_body and not long_comments:
+        return item
+    update: dict[str, object] = {"body": (item.body or "")[:BODY_LIMIT]} if long_body else {}
+    if long_comments:
+        update["comments"] = [
+            comment.model_copy(update={"body": comment.body[:BODY_LIMIT]})
+            if len(comment.body or "") > BODY_LIMIT and comment.body
+            else comment
+            for comment in item.comments
+        ]
+    return item.model_copy(update=update)
 
 
 @contextmanager

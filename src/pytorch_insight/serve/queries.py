@@ -68,13 +68,20 @@ def clip(text: str, limit: int) -> str:
 
 
 def bounded(value: Any, limit: int = TEXT_LIMIT) -> Any:
-    """`value` (a dict, list or scalar) with every string cut to `limit`."""
+    """`value` (a dict, list or scalar) with every string cut to `limit` and every list to
+    LIST_LIMIT entries, a cut list under a key saying its length in `<key>_total`: an item may
+    carry any number of labels or files, and no answer may grow with them."""
     if isinstance(value, str):
         return clip(value, limit)
     if isinstance(value, dict):
-        return {key: bounded(item, limit) for key, item in value.items()}
+        answer = {}
+        for key, item in value.items():
+            answer[key] = bounded(item, limit)
+            if isinstance(item, list) and len(item) > LIST_LIMIT:
+                answer.setdefault(f"{key}_total", len(item))
+        return answer
     if isinstance(value, list):
-        return [bounded(item, limit) for item in value]
+        return [bounded(item, limit) for item in value[:LIST_LIMIT]]
     return value
 
 

@@ -11,7 +11,7 @@ from pytorch_insight.config import ForumConfig
 from pytorch_insight.errors import RateLimited, RemoteError, Unauthorized
 from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import Emit, Progress, unreachable_note
+from pytorch_insight.sources import MALFORMED, Emit, Progress, malformed_reason, skipped_note, unreachable_note
 from pytorch_insight.sources.html_text import html_to_text
 from pytorch_insight.window import Window, parse_timestamp
 
@@ -25,23 +25,27 @@ def forum_item_id(host: str, topic_id: int) -> str:
 
 
 class DiscourseSource:
-    def __init__(self, client: HttpClient, forum: ForumConfig) -> None:
+    def __init__(self, client: HttpClient, forum: ForumConfig, has_key: bool = False) -> None:
         self.client = client
         self.forum = forum
+        self.has_key = has_key  # whether DISCOURSE_API_KEY is sent: a 401 means something else without it
         self.name = f"forum:{forum.name}"
         self.host = urlsplit(forum.url).netloc or forum.name
 
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
         stats, notes, stored = RequestStats(), [], 0
         unread: list[str] = []  # topics whose own request failed; the others are still read
+        skipped: list[str] = []  # topics whose data does not fit an item (a date that is no date)
         status = CoverageStatus.OK
+        attempted = 0  # topics asked for; those not unread were read, in the window or not
         try:
             categories = self._categories(stats)
             wanted = self._wanted(categories)
             for topic in self._recent_topics(stats, window, notes):
                 if wanted is not None and topic.get("category_id") not in wanted:
                     continue
-                item = self._read_topic(stats, topic, window, categories, unread)
+                attempted += 1
+                item = self._read_topic(stats, topic, window, categories, unread, skipped)
                 if item is not None:
                     emit([item])
                     stored += 1
@@ -49,16 +53,22 @@ class DiscourseSource:
         except RateLimited as exc:
             status, notes = CoverageStatus.PARTIAL, [*notes, f"rate limited: {exc}"]
         except Unauthorized:
-            status, notes = CoverageStatus.FAILED, [*notes, "the forum rejected DISCOURSE_API_KEY (401)"]
+            why = (
+                "the forum rejected DISCOURSE_API_KEY (401)"
+                if self.has_key
+                else "the forum asks for a login (401) and no DISCOURSE_API_KEY is set"
+            )
+            status, notes = CoverageStatus.FAILED, [*notes, why]
         except Unreachable as exc:
             note = unreachable_note(exc, f"the url of {self.name} in the profile")
             status, notes = CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED, [*notes, note]
         except RemoteError as exc:
             status, notes = CoverageStatus.PARTIAL if stored else CoverageStatus.FAILED, [*notes, str(exc)]
-        notes += _unread_note(unread) + stats.notes
+        notes += _unread_note(unread) + skipped_note(skipped, "topic") + stats.notes
         if notes and status is CoverageStatus.OK:
-            # Topics failing one by one until none was read is a failed forum, not a partial one.
-            status = CoverageStatus.PARTIAL if stored or not unread else CoverageStatus.FAILED
+            # Every topic failing is a failed forum; one failing while the others were read (stored,
+            # or found outside the window) is a partial one.
+            status = CoverageStatus.PARTIAL if stored or attempted > len(unread) else CoverageStatus.FAILED
         return SourceStatus(
             name=self.name,
             status=status,
@@ -75,6 +85,7 @@ class DiscourseSource:
         window: Window,
         categories: dict[int, dict[str, Any]],
         unread: list[str],
+        skipped: list[str],
     ) -> Item | None:
         """One topic's item; a topic whose request fails (deleted since the listing, a page that
         keeps erroring) is noted in `unread` and skipped. What ends the whole forum (rate limit,
@@ -85,6 +96,9 @@ class DiscourseSource:
             raise
         except RemoteError as exc:
             unread.append(f"{topic.get('id')} ({exc})")
+            return None
+        except MALFORMED as exc:
+            skipped.append(f"topic {topic.get('id')} ({malformed_reason(exc)})")
             return None
 
     def _categories(self, stats: RequestStats) -> dict[int, dict[str, Any]]:
@@ -147,8 +161,11 @@ class DiscourseSource:
         if not posts:
             return None
         first, replies = posts[0], [p for p in posts[1:] if window.contains(parse_timestamp(p.get("created_at")))]
-        if not window.contains(parse_timestamp(first.get("created_at"))) and not replies:
-            return None  # bumped in the window by an edit or a like, but nobody posted in it
+        last_posted = window.contains(parse_timestamp(data.get("last_posted_at")))
+        if not window.contains(parse_timestamp(first.get("created_at"))) and not replies and not last_posted:
+            # Bumped in the window by an edit or a like, but nobody posted in it. A last post in the
+            # window that the pages do not show (deleted, hidden, past the pages read) still counts.
+            return None
         category = categories.get(data.get("category_id") or topic.get("category_id"), {})
         return Item(
             id=forum_item_id(self.host, topic["id"]),

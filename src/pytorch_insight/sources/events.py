@@ -20,18 +20,35 @@ from pytorch_insight.config import EventsConfig
 from pytorch_insight.errors import RemoteError
 from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus, utc_stamp
-from pytorch_insight.sources import Emit, Progress, unreachable_note
+from pytorch_insight.sources import MALFORMED, Emit, Progress, malformed_reason, skipped_note, unreachable_note
 from pytorch_insight.sources.html_text import html_to_text, json_ld_objects
+from pytorch_insight.sources.ical_text import mend_calendar
 from pytorch_insight.window import Window, parse_timestamp
 
 # schema.org types that are events without ending in "Event" (MusicEvent, BusinessEvent, ... do).
 OTHER_EVENT_TYPES = frozenset({"Festival", "EventSeries"})
+# VEVENT properties that occur at most once (RFC 5545, 3.6.1); RRULE, RDATE and EXDATE may repeat.
+SINGLE_VALUED = (
+    "UID",
+    "DTSTART",
+    "DTEND",
+    "DURATION",
+    "CREATED",
+    "RECURRENCE-ID",
+    "SUMMARY",
+    "URL",
+    "DESCRIPTION",
+    "LOCATION",
+)
 
 
 def _utc(value: Any) -> datetime | None:
     """An iCalendar or JSON-LD time as an aware UTC datetime (a bare date is its midnight)."""
     moment = _aware(value)
-    return moment.astimezone(timezone.utc) if moment else None
+    try:
+        return moment.astimezone(timezone.utc) if moment else None
+    except OverflowError:  # 9999-12-31 in a zone west of UTC: no usable date
+        return None
 
 
 def _aware(value: Any) -> datetime | None:
@@ -68,10 +85,12 @@ class EventsSource:
         self.events = events
         self.name = f"events:{events.name}"
         self.unreadable_rules = 0
+        self.skipped: list[str] = []  # events that do not fit an item (a date that is no date)
+        self.mended: list[str] = []  # the calendar's malformed lines, skipped or mended
 
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
         stats = RequestStats()
-        self.unreadable_rules = 0
+        self.unreadable_rules, self.skipped, self.mended = 0, [], []
         try:
             text = self.client.get_text(self.events.url, stats).data
         except Unreachable as exc:
@@ -80,19 +99,23 @@ class EventsSource:
             return self._failed(stats, str(exc))
         try:
             found = self._from_ical(text, window) if self.events.format == "ical" else self._from_page(text)
-        except ValueError as exc:
-            return self._failed(stats, f"cannot read the {self.events.format} events: {exc}")
+        except ValueError as exc:  # the parsers quote the document: one line of it is enough
+            why = (str(exc).strip().splitlines() or ["unreadable"])[0][:200]
+            return self._failed(stats, f"cannot read the {self.events.format} events: {why}")
         items = list({item.id: item for item in found if item.active_in(window)}.values())
         emit(items)
         progress.update(self.name, "events", len(items))
-        notes = [] if found else ["the source lists no events"]
+        notes = [] if found or self.skipped else ["the source lists no events"]
         if self.unreadable_rules:
             notes.append(
                 f"{self.unreadable_rules} recurring events with an unreadable RRULE were read once, at DTSTART"
             )
+        notes += self.mended + skipped_note(self.skipped, "event")
         return SourceStatus(
             name=self.name,
-            status=CoverageStatus.PARTIAL if self.unreadable_rules else CoverageStatus.OK,
+            status=CoverageStatus.PARTIAL
+            if self.unreadable_rules or self.skipped or self.mended
+            else CoverageStatus.OK,
             items=len(items),
             requests=stats.requests,
             not_modified=stats.not_modified,
@@ -107,7 +130,12 @@ class EventsSource:
     def _from_ical(self, text: str, window: Window) -> list[Item]:
         """Every single event, and each occurrence of a recurring one in the window (or, for a
         series announced in the window, its next occurrence)."""
-        events = icalendar.Calendar.from_ical(text).walk("VEVENT")
+        mended = mend_calendar(text)
+        if not mended.components:
+            raise ValueError("no BEGIN:VCALENDAR or BEGIN:VEVENT: not an iCalendar document")
+        self.mended = mended.note()
+        calendars = icalendar.Calendar.from_ical(mended.text, multiple=True)
+        events = [_single_valued(event) for calendar in calendars for event in calendar.walk("VEVENT")]
         # Occurrences moved or edited one by one (RECURRENCE-ID) replace the series' own.
         moved = {
             (str(event.get("UID")), _utc(event.get("RECURRENCE-ID")))
@@ -116,14 +144,25 @@ class EventsSource:
         }
         items = []
         for event in events:
-            uid, start = str(event.get("UID") or ""), _utc(event.get("DTSTART"))
-            if event.get("RRULE") is None or event.get("RECURRENCE-ID") is not None:
-                items.append(self._ical_item(event, start, _utc(event.get("RECURRENCE-ID"))))
-                continue
-            skipped = {moment for key, moment in moved if key == uid and moment}
-            for occurrence in self._occurrences(event, window, skipped):
-                items.append(self._ical_item(event, occurrence, occurrence))
+            try:
+                items.extend(self._event_items(event, window, moved))
+            except MALFORMED as exc:  # one odd event never costs the calendar
+                self.skipped.append(f"{event.get('UID') or event.get('SUMMARY')} ({malformed_reason(exc)})")
         return items
+
+    def _event_items(
+        self, event: icalendar.Event, window: Window, moved: set[tuple[str, datetime | None]]
+    ) -> list[Item]:
+        """A single event's item, or one per occurrence of a recurring one."""
+        uid, start = str(event.get("UID") or ""), _utc(event.get("DTSTART"))
+        if start is None and event.get("DTSTART") is not None:  # said, but no date: never dropped silently
+            raise ValueError(f"DTSTART: not a usable date: {str(event.get('DTSTART'))[:60]!r}")
+        if event.get("RRULE") is None or event.get("RECURRENCE-ID") is not None:
+            return [self._ical_item(event, start, _utc(event.get("RECURRENCE-ID")))]
+        skipped = {moment for key, moment in moved if key == uid and moment}
+        return [
+            self._ical_item(event, occurrence, occurrence) for occurrence in self._occurrences(event, window, skipped)
+        ]
 
     def _occurrences(self, event: icalendar.Event, window: Window, skipped: set[datetime]) -> list[datetime]:
         try:
@@ -161,27 +200,33 @@ class EventsSource:
 
     def _from_page(self, html: str) -> list[Item]:
         items = []
-        for node in json_ld_objects(html):
+        for node in _with_sub_events(json_ld_objects(html)):
             if not is_event_type(node.get("@type")):
                 continue
-            start, end = _utc(node.get("startDate")), _utc(node.get("endDate"))
-            location = node.get("location")
-            where = location.get("name", "") if isinstance(location, dict) else str(location or "")
-            url = node.get("url") if isinstance(node.get("url"), str) else None
-            name = str(node.get("name") or "")
-            details = [html_to_text(node.get("description")), _when(start, end), where]
-            items.append(
-                self._item(
-                    str(node.get("@id") or f"{name}@{_stamp(start)}"),
-                    url,
-                    name,
-                    "\n".join(d for d in details if d),
-                    start,
-                    None,  # schema.org has no announcement date for an event
-                    node,
-                )
-            )
+            try:
+                items.append(self._page_item(node))
+            except MALFORMED as exc:  # one odd event never costs the page
+                self.skipped.append(f"{node.get('@id') or node.get('name')} ({malformed_reason(exc)})")
         return items
+
+    def _page_item(self, node: dict[str, Any]) -> Item:
+        start, end = _utc(node.get("startDate")), _utc(node.get("endDate"))
+        if start is None and node.get("startDate"):  # said, but no date: not an event to drop silently
+            raise ValueError(f"startDate: not a usable date: {str(node.get('startDate'))[:60]!r}")
+        location = node.get("location")
+        where = location.get("name", "") if isinstance(location, dict) else str(location or "")
+        url = node.get("url") if isinstance(node.get("url"), str) else None
+        name = str(node.get("name") or "")
+        details = [html_to_text(node.get("description")), _when(start, end), where]
+        return self._item(
+            str(node.get("@id") or f"{name}@{_stamp(start)}"),
+            url,
+            name,
+            "\n".join(d for d in details if d),
+            start,
+            None,  # schema.org has no announcement date for an event
+            node,
+        )
 
     def _item(
         self,
@@ -205,6 +250,33 @@ class EventsSource:
             announced=_stamp(announced),
             raw=raw,
         )
+
+
+def _with_sub_events(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The page's objects and, after each, the events it holds as `subEvent` (a conference's
+    sessions, a festival's talks), at any depth; each object once."""
+    found: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    stack = list(reversed(nodes))
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        found.append(node)
+        subs = node.get("subEvent")
+        stack.extend(reversed([sub for sub in _listed(subs) if isinstance(sub, dict)]))
+    return found
+
+
+def _single_valued(event: icalendar.Event) -> icalendar.Event:
+    """The event with each property RFC 5545 allows once taken once: a calendar that repeats
+    DTSTART (a real export did) gives a list, which would read as no start at all."""
+    for name in SINGLE_VALUED:
+        value = event.get(name)
+        if isinstance(value, list) and value:
+            event[name] = value[0]
+    return event
 
 
 def _rules(event: icalendar.Event) -> rruleset:

@@ -13,7 +13,7 @@ from pytorch_insight.config import FeedConfig
 from pytorch_insight.errors import RemoteError
 from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus, utc_stamp
-from pytorch_insight.sources import Emit, Progress, unreachable_note
+from pytorch_insight.sources import Emit, Progress, build_each, skipped_note, unreachable_note
 from pytorch_insight.sources.html_text import html_to_text
 from pytorch_insight.window import Window
 
@@ -24,7 +24,10 @@ def _moment(entry: Any) -> datetime | None:
         # The plain dict lookup: feedparser's own maps a missing `published` to `updated`, with a warning.
         parsed: time.struct_time | None = dict.get(entry, key)
         if parsed:
-            return datetime.fromtimestamp(calendar.timegm(parsed), tz=timezone.utc)
+            try:
+                return datetime.fromtimestamp(calendar.timegm(parsed), tz=timezone.utc)
+            except (OverflowError, ValueError, OSError):  # a year the platform cannot represent
+                return None
     return None
 
 
@@ -52,18 +55,25 @@ class FeedSource:
                 requests=stats.requests,
                 note=f"not a readable feed: {why}",
             )
-        items = [item for entry in parsed.entries if (item := self._item(entry, window)) is not None]
+        skipped: list[str] = []
+        items = build_each(
+            parsed.entries,
+            lambda entry: self._item(entry, window),
+            lambda e: str(e.get("link") or e.get("id")),
+            skipped,
+        )
         emit(items)
         progress.update(self.name, "posts", len(items))
         undated = sum(1 for entry in parsed.entries if _moment(entry) is None)
-        note = f"{undated} entries without a date were left out" if undated else ""
+        notes = [f"{undated} entries without a date were left out"] if undated else []
+        notes += skipped_note(skipped, "entry")
         return SourceStatus(
             name=self.name,
-            status=CoverageStatus.PARTIAL if undated else CoverageStatus.OK,
+            status=CoverageStatus.PARTIAL if notes else CoverageStatus.OK,
             items=len(items),
             requests=stats.requests,
             not_modified=stats.not_modified,
-            note=note,
+            note="; ".join(notes),
         )
 
     def _item(self, entry: Any, window: Window) -> Item | None:

@@ -26,7 +26,7 @@ from pytorch_insight.model import (
     github_item_id,
     merge_comments,
 )
-from pytorch_insight.sources import Emit, Lookup, Progress, finished, unreachable_note
+from pytorch_insight.sources import Emit, Lookup, Progress, build_each, finished, skipped_note, unreachable_note
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
 from pytorch_insight.sources.github_listing import (
     comment_from_payload,
@@ -38,6 +38,7 @@ from pytorch_insight.sources.github_search import (
     PER_PAGE,
     SEARCH_CAP,
     OrgScope,
+    is_pull_request,
     repository_of,
     window_searches,
 )
@@ -72,9 +73,9 @@ class _OrgRun:
         return f"org:{self.scope.org}"
 
 
-def is_pull_request(item: Item) -> bool:
+def is_pull_item(item: Item) -> bool:
     """An RFC can be a PR too; a stored item has lost its payload but keeps its URL."""
-    return "pull_request" in (item.raw or {}) or item.kind == "pull_request" or "/pull/" in (item.url or "")
+    return is_pull_request(item.raw or {}) or item.kind == "pull_request" or "/pull/" in (item.url or "")
 
 
 class GitHubSource:
@@ -102,6 +103,8 @@ class GitHubSource:
     def _reset(self) -> None:
         self.stats = RequestStats()
         self.notes: list[str] = []
+        self.skipped: list[str] = []  # records that do not fit an item (a date that is no date)
+        self.rate_limited = False
         self.stored: set[str] = set()
         self._runs: list[_RepoRun] = []
         self._focus: set[str] | None = None
@@ -195,11 +198,15 @@ class GitHubSource:
                 try:
                     phase(run, window, save, progress)
                 except RateLimited as exc:
-                    stop = self._budget_note(exc)
+                    stop, self.rate_limited = self._budget_note(exc), True
                 except Unreachable as exc:  # no network: every further request would fail the same way
                     stop = unreachable_note(exc, "GITHUB_API_URL")
                 except Unauthorized:
-                    stop = "GitHub rejected the token (401): check GITHUB_TOKEN"
+                    stop = (
+                        "GitHub rejected the token (401): check GITHUB_TOKEN"
+                        if self.has_token
+                        else "GitHub asks for authentication (401) and no token was sent: set GITHUB_TOKEN"
+                    )
                     run.fatal = True
                 except NotFound:
                     what = "organisation" if isinstance(run, _OrgRun) else "repository"
@@ -217,13 +224,21 @@ class GitHubSource:
 
     def _status(self, runs: Sequence[_RepoRun | _OrgRun], stop: str) -> SourceStatus:
         problems = [problem for run in runs for problem in run.problems] + ([stop] if stop else []) + self.notes
-        return finished(self.name, self.stats, len(self.stored), problems)
+        problems += skipped_note(self.skipped)
+        # A spent budget is a pause, not a failure, even before the first item: a later run fills in.
+        return finished(self.name, self.stats, len(self.stored), problems, paused=self.rate_limited)
 
     # -- phase 1: the item lists -----------------------------------------------------------------
 
     def _collect_items(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
         for payloads in self._item_pages(run.repo, window):
-            batch = [item for item in (self.issue_to_item(p, run.repo) for p in payloads) if item.active_in(window)]
+            found = build_each(
+                payloads,
+                lambda p: self.issue_to_item(p, run.repo),
+                lambda p: f"{run.repo}#{p.get('number')}",
+                self.skipped,
+            )
+            batch = [item for item in found if item.active_in(window)]
             batch = self._keep_what_is_known(batch)
             run.items.update((item.number, item) for item in batch if item.number is not None)
             save(batch)
@@ -246,11 +261,17 @@ class GitHubSource:
         for payloads in window_searches(
             self.client, self.stats, scope.query, window, self.notes, self.search_cap, run.repo
         ):
-            found = [
-                self.issue_to_item(payload, repo)
+            wanted = [
+                (payload, repo)
                 for payload in payloads
                 if isinstance(payload.get("number"), int) and scope.wants(repo := repository_of(payload))
             ]
+            found = build_each(
+                wanted,
+                lambda pair: self.issue_to_item(*pair),
+                lambda pair: f"{pair[1]}#{pair[0].get('number')}",
+                self.skipped,
+            )
             batch = self._keep_what_is_known([item for item in found if item.active_in(window)])
             for item in batch:
                 assert item.repo is not None and item.number is not None  # set from the payload above
@@ -312,13 +333,13 @@ class GitHubSource:
         lowered = title.lower()
         if any(tag.lower() in lowered for tag in rules.rfc_title_tags) or set(labels) & set(rules.rfc_labels):
             return "rfc"
-        return "pull_request" if "pull_request" in payload else "issue"
+        return "pull_request" if is_pull_request(payload) else "issue"
 
     def _merge_state(self, payload: dict[str, Any], labels: list[str]) -> tuple[str, str | None, str]:
         """PyTorch PRs land through a bot and show "closed": the Merged label also means merged."""
         state = payload.get("state") or "open"
         pull = payload.get("pull_request")
-        if not pull:
+        if not is_pull_request(payload):
             return state, None, ""
         if pull.get("merged_at"):
             return "merged", pull["merged_at"], "GitHub merged_at"
@@ -338,7 +359,12 @@ class GitHubSource:
             # `repositories`, where its landed commits are read.
             return
         for payloads in fetch_commits(self.client, self.stats, run.repo, window):
-            commits = [commit_to_item(payload, run.repo, self.landed) for payload in payloads]
+            commits = build_each(
+                payloads,
+                lambda p: commit_to_item(p, run.repo, self.landed),
+                lambda p: f"{run.repo}@{str(p.get('sha'))[:12]}",
+                self.skipped,
+            )
             landed = [pr for commit in commits if (pr := self._mark_landed(run, commit))]
             save(commits + landed)
             progress.update(self.name, f"{run.repo}: landed commits", len(self.stored))
@@ -399,7 +425,7 @@ class GitHubSource:
         """Only the focus PRs' file lists are worth their requests (the report names their functions)."""
         focus = self._focus_ids()
         for number, item in sorted(run.items.items()):
-            is_pull = is_pull_request(item)
+            is_pull = is_pull_item(item)
             if item.id not in focus or not is_pull or "files" in (item.model_extra or {}):
                 continue
             url = f"/repos/{run.repo}/pulls/{number}/files"

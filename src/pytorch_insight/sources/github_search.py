@@ -291,3 +291,10 @@ def repository_of(payload: dict[str, Any]) -> str | None:
     url = payload.get("repository_url")
     found = API_REPOSITORY.search(url) if isinstance(url, str) else None
     return found.group(1) if found else None
+
+
+def is_pull_request(payload: dict[str, Any]) -> bool:
+    """Whether an issue payload is a pull request. Old issues (2012-2014, as the search API still
+    returns them) carry a `pull_request` object whose URLs are all null: the key alone says nothing."""
+    pull = payload.get("pull_request")
+    return isinstance(pull, dict) and any(pull.get(key) for key in ("url", "html_url", "diff_url", "merged_at"))

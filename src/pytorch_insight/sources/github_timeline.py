@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytorch_insight.model import Item
-from pytorch_insight.sources.github_search import repository_of
+from pytorch_insight.sources.github_search import is_pull_request, repository_of
 
 # The timeline events kept per item (the newest), and how much of a referencing title.
 TIMELINE_KEEP = 50
@@ -48,7 +48,7 @@ def _timeline_ref(
             "event": kind,
             "repo": repository_of(issue),
             "number": issue["number"],
-            "kind": "pull_request" if issue.get("pull_request") else "issue",
+            "kind": "pull_request" if is_pull_request(issue) else "issue",
             "state": _reference_state(issue, merge_state, repo, known),
             "title": (_text(issue.get("title")) or "")[:TIMELINE_TITLE],
             "date": date,
@@ -74,7 +74,7 @@ def _reference_state(
     labels = [label.get("name") if isinstance(label, dict) else str(label) for label in issue.get("labels") or []]
     state, _, _ = merge_state(issue, [label for label in labels if isinstance(label, str)])
     item = (known or {}).get(issue["number"]) if repo is not None and repository_of(issue) == repo else None
-    if issue.get("pull_request") and item is not None and item.state == "merged":
+    if is_pull_request(issue) and item is not None and item.state == "merged":
         return "merged"
     return state if state in ("open", "closed", "merged") else "open"
 

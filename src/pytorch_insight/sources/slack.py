@@ -7,10 +7,18 @@ from datetime import datetime, timezone
 from typing import Any
 
 from pytorch_insight.config import SlackConfig
-from pytorch_insight.errors import RemoteError
+from pytorch_insight.errors import RateLimited, RemoteError
 from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
-from pytorch_insight.sources import Emit, Progress, finished, unreachable_note
+from pytorch_insight.sources import (
+    MALFORMED,
+    Emit,
+    Progress,
+    finished,
+    malformed_reason,
+    skipped_note,
+    unreachable_note,
+)
 from pytorch_insight.window import Window
 
 PAGE = 200
@@ -35,6 +43,7 @@ class SlackSource:
         self.client = client
         self.config = config
         self.users: dict[str, str] = {}
+        self.skipped: list[str] = []  # messages that do not fit an item (a ts that is no time)
 
     def fetch(self, window: Window, emit: Emit, progress: Progress) -> SourceStatus:
         if self.client is None:
@@ -43,7 +52,8 @@ class SlackSource:
             return SourceStatus(
                 name=self.name, status=CoverageStatus.SKIPPED, note="skipped: no channels in the profile"
             )
-        stats, notes, stored = RequestStats(), [], 0
+        stats, notes, stored, paused = RequestStats(), [], 0, False
+        self.skipped = []
         for channel in self.config.channels:
             try:
                 for item in self._channel(stats, channel, window):
@@ -64,7 +74,9 @@ class SlackSource:
                 return finished(self.name, stats, stored, [*notes, unreachable_note(exc, "SLACK_API_URL")])
             except RemoteError as exc:  # rate limits included: the other channels still get their turn
                 notes.append(f"#{channel}: {exc}")
-        return finished(self.name, stats, stored, notes)
+                paused = paused or isinstance(exc, RateLimited)
+        # A spent rate limit is a pause, not a failure, even before the first message.
+        return finished(self.name, stats, stored, notes + skipped_note(self.skipped, "message"), paused=paused)
 
     def _call(self, stats: RequestStats, method: str, params: dict[str, Any]) -> dict[str, Any]:
         data = self.client.get_json(f"/{method}", stats, params=params).data if self.client else {}
@@ -97,7 +109,10 @@ class SlackSource:
             if message.get("reply_count"):
                 thread = self._paged(stats, "conversations.replies", {"channel": channel, "ts": message["ts"]})
                 replies = [reply for reply in thread if reply.get("ts") != message["ts"]]
-            items.append(self._item(stats, channel, message, replies))
+            try:
+                items.append(self._item(stats, channel, message, replies))
+            except MALFORMED as exc:  # one odd message never costs the channel
+                self.skipped.append(f"#{channel} {message.get('ts')} ({malformed_reason(exc)})")
         return items
 
     def _user(self, stats: RequestStats, user_id: str | None) -> str | None:

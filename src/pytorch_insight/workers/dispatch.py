@@ -3,6 +3,7 @@ recorded as one run with one status per source, as the in-process collection rec
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -23,7 +24,12 @@ from pytorch_insight.workers.app import COLLECT_TASK, broker_url, celery_app, hi
 from pytorch_insight.workers.parts import Part, focus_parts, merge_statuses, split_job, thread_parts
 from pytorch_insight.workers.tasks import store_identity
 
+log = logging.getLogger(__name__)
+
 POLL_S = 0.25
+# How often a waiting job checks that some worker still answers: a killed worker's task only
+# comes back after the visibility timeout, and until then nothing else would say so.
+WORKER_CHECK_S = 5.0
 STATE_WORDS = {states.PENDING: "queued", states.STARTED: "started", states.RETRY: "failed, retrying"}
 PING_TIMEOUT_S = 1.0
 
@@ -63,11 +69,24 @@ class Dispatcher:
         deadline = time.monotonic() + self.settings.workers.job_timeout
         done: dict[str, tuple[bool, Any]] = {}
         seen: dict[str, str] = {}
+        next_check, warned = time.monotonic() + WORKER_CHECK_S, False
         try:
             while len(done) < len(pending):
                 for label, result in pending.items():
                     if label not in done:
                         self._poll(label, result, done, seen, progress)
+                if len(done) < len(pending) and time.monotonic() >= next_check:
+                    next_check = time.monotonic() + WORKER_CHECK_S
+                    alive = bool(self.app.control.ping(timeout=PING_TIMEOUT_S))
+                    if not alive and not warned:
+                        log.warning(
+                            "no worker answers while %d task(s) are unfinished: start `pytorch-insight worker`; "
+                            "a task whose worker died is delivered again %gs after it was taken "
+                            "([workers] visibility_timeout)",
+                            len(pending) - len(done),
+                            self.settings.workers.visibility_timeout,
+                        )
+                    warned = not alive
                 if len(done) < len(pending):
                     if time.monotonic() > deadline:
                         raise JobTimeout(

@@ -12,6 +12,7 @@ import os
 import threading
 import time
 from contextlib import ExitStack, suppress
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import redis
 from celery import Celery, Task
 from pydantic import SecretStr
 
-from pytorch_insight.collect import build_sources
+from pytorch_insight.collect import build_sources, fetch_guarded
 from pytorch_insight.config import Profile, Settings, with_llm
 from pytorch_insight.errors import InsightError
 from pytorch_insight.model import SourceStatus
@@ -97,7 +98,9 @@ class Runtime:
             transport = BudgetTransport(settings.github_api_url, self.budget)
             sources = build_sources(settings, store, stack, (job["part"]["source"],), github_transport=transport)
             for source in sources:
-                statuses.append(self._fetch(source, job, window, store, progress).model_dump(mode="json"))
+                # As in-process: a source's unforeseen fault fails that source, not the task.
+                fetched = fetch_guarded(source.name, partial(self._fetch, source, job, window, store, progress))
+                statuses.append(fetched.model_dump(mode="json"))
         return statuses
 
     @staticmethod
