@@ -10,10 +10,10 @@ from urllib.parse import unquote_plus
 
 import pytest
 
-from pytorch_insight.cli import main
 from pytorch_insight.config import load_profile
 from pytorch_insight.pipeline.severity import read_model
 from tests.conftest import DATA
+from tests.test_cli import run
 
 CORPUS = DATA / "learn" / "corpus.jsonl"
 
@@ -23,14 +23,6 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
-        raise SystemExit(0)
-    captured = capsys.readouterr()
-    return int(exit_info.value.code or 0), captured.out, captured.err
 
 
 def corpus_rows() -> list[dict[str, Any]]:

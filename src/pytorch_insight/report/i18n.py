@@ -273,7 +273,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "c_gain": {"zh": "实测数据：{detail}", "en": "A measurement: {detail}"},
     # No problem, design or gain was read from it: what it is, in its own title's words (saying its
     # sources "state no problem" would be false whenever they state one the rules did not read).
-    "c_other": {"zh": "{kind}：{title}", "en": "A {kind}: {title}"},
+    "c_other": {"zh": "{kind}：{title}", "en": "{kind}: {title}"},
     "c_fix_state": {"zh": "修复状态：{fix}", "en": "Fix state: {fix}"},
     "ctx_confirmed": {"zh": "，已被分诊标为高优先级", "en": ", triaged high priority"},
     "ctx_label": {"zh": "，分诊标签“{label}”", "en": ", triage label “{label}”"},
