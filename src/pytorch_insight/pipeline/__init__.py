@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from pytorch_insight.config import Profile
 from pytorch_insight.model import Item
@@ -48,10 +49,14 @@ def assess(
                 assessment.facts = extractor.extract(assessment.item)
                 if judge is not None:
                     judged = judge.judge(assessment.item, assessment.facts)
+                    facts = judged.facts
                     if judged.judgement.evidence and not assessment.facts.kinds() & CONTEXTUAL:
-                        # A problem only the model found: its context is read now, as for a stated one.
-                        judged = judge.judge(assessment.item, extractor.extract(assessment.item, context=True))
-                    assessment.facts, assessment.learned = judged.facts, judged.judgement
+                        # A problem only the model found: its context is read now, as for a stated one
+                        # (the model's reading stays the one it was trained for: context-free features).
+                        read = extractor.extract(assessment.item, context=True).facts
+                        added = tuple(fact for fact in read if fact.kind not in facts.kinds())
+                        facts = replace(facts, facts=facts.facts + added)
+                    assessment.facts, assessment.learned = facts, judged.judgement
         kept = fuse(assessments)
         link(kept, profile.severity.common_identifiers)
         classify(kept, profile, use_labels)
