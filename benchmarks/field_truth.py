@@ -35,11 +35,10 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from judgement import Period, load, periods  # noqa: E402
+from quality import window_report  # noqa: E402
 
 from pytorch_insight.config import load_profile  # noqa: E402
 from pytorch_insight.model import Item  # noqa: E402
-from pytorch_insight.pipeline import assess  # noqa: E402
-from pytorch_insight.report.build import ReportOptions, build_report  # noqa: E402
 from pytorch_insight.report.model import FocusEntry  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
 
@@ -92,17 +91,7 @@ def extract() -> None:
         window = make_window(period.since, period.until)
         items = [item for item in load(period.data) if item.active_in(window)]
         by_id = {item.id: item for item in items}
-        ranked = assess(items, profile, window=window)
-        options = ReportOptions(lang="en", generated_at=datetime(2026, 12, 1, tzinfo=timezone.utc))
-        report = build_report(
-            ranked,
-            window=window,
-            profile=profile,
-            reader=profile.reader(None),
-            statuses=[],
-            collected=len(items),
-            options=options,
-        )
+        report = window_report(items, window, profile, "en", datetime(2026, 12, 1, tzinfo=timezone.utc))
         lines = []
         for entry in report.focus:
             linked = [entry.id, *entry.story, *(e.item for e in entry.evidence)]

@@ -36,9 +36,9 @@ from pytorch_insight.model import Item  # noqa: E402
 from pytorch_insight.pipeline import Assessment, assess  # noqa: E402
 from pytorch_insight.report.build import ReportOptions, build_report  # noqa: E402
 from pytorch_insight.report.language import chinese_share  # noqa: E402
-from pytorch_insight.report.model import FocusEntry  # noqa: E402
+from pytorch_insight.report.model import FocusEntry, Report  # noqa: E402
 from pytorch_insight.report.render import render_markdown  # noqa: E402
-from pytorch_insight.window import make_window  # noqa: E402
+from pytorch_insight.window import Window, make_window  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 DEFAULT_DATA = SHARED / "raw" / "pytorch-2026-04-07_2026-04-20.jsonl"
@@ -197,6 +197,20 @@ def filled_fields(entry: FocusEntry) -> int:
     )
 
 
+def window_report(items: list[Item], window: Window, profile: Profile, lang: str, generated_at: datetime) -> Report:
+    """The report of the window's items as `report` builds it, for the generalist, with the rules."""
+    ranked = assess(items, profile, window=window)
+    return build_report(
+        ranked,
+        window=window,
+        profile=profile,
+        reader=profile.reader(None),
+        statuses=[],
+        collected=len(items),
+        options=ReportOptions(lang=lang, generated_at=generated_at),
+    )
+
+
 def report_quality(profile: Profile) -> bool:
     ok = True
     for name, since, until in WEEK_WINDOWS:
@@ -204,17 +218,7 @@ def report_quality(profile: Profile) -> bool:
         with (SHARED / "raw" / name).open(encoding="utf-8") as handle:
             items = [item_from_line(json.loads(line)) for line in handle if line.strip()]
         items = [item for item in items if item.active_in(window)]
-        ranked = assess(items, profile, window=window)
-        options = ReportOptions(lang="zh", generated_at=datetime(2026, 5, 1, tzinfo=timezone.utc))
-        report = build_report(
-            ranked,
-            window=window,
-            profile=profile,
-            reader=profile.reader(None),
-            statuses=[],
-            collected=len(items),
-            options=options,
-        )
+        report = window_report(items, window, profile, "zh", datetime(2026, 5, 1, tzinfo=timezone.utc))
         deep = [entry for entry in report.focus if entry.deep]
         full = sum(filled_fields(entry) >= 3 for entry in deep)
         share = chinese_share(render_markdown(report))
