@@ -218,8 +218,12 @@ def test_changes_stored_between_the_weeks_are_followed_up(
 def test_an_open_issue_followed_up(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, db: str, change: dict[str, Any], expected: tuple[str, str, bool]
 ) -> None:
-    report(capsys, db, tmp_path / "out", WEEK_1)  # the generalist's: the label weighs most there
-    issue = row_of(KINETO_1359) | {key: value for key, value in change.items() if key != "fix_state"}
+    # The crash as a terse report (no segfault, no setting named) is medium in the first week, so
+    # what the second week adds is all that can raise it.
+    terse = row_of(KINETO_1359) | {"title": "[Rocprofiler-sdk] crash on exit", "body": ""}
+    save(db, terse)
+    report(capsys, db, tmp_path / "out", WEEK_1)
+    issue = terse | {key: value for key, value in change.items() if key != "fix_state"}
     rows = [issue]
     if "fix_state" in change:
         rows.append(

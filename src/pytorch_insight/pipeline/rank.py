@@ -128,9 +128,7 @@ class Ranker:
         score += severity.points + sum(signal.weight for signal in fired)
         score += self._engagement(assessment, reasons)
         score += self._context(assessment, reasons)
-        weight = max(
-            (self.reader.area_weights.get(area, NEUTRAL_WEIGHT) for area in assessment.areas), default=NEUTRAL_WEIGHT
-        )
+        weight = self.reader_weight(assessment)
         if weight != NEUTRAL_WEIGHT:
             best = max(assessment.areas, key=lambda area: self.reader.area_weights.get(area, NEUTRAL_WEIGHT))
             reasons.append(
@@ -146,6 +144,11 @@ class Ranker:
             score -= settings.duplicate_penalty
             reasons.append(reason("duplicate", ref=short_ref(assessment.canonical)))
         return score, reasons, severity
+
+    def reader_weight(self, assessment: Assessment) -> float:
+        return max(
+            (self.reader.area_weights.get(area, NEUTRAL_WEIGHT) for area in assessment.areas), default=NEUTRAL_WEIGHT
+        )
 
     def _in_window(self, moment: str | None) -> bool:
         """Activity counts only inside the report's window; an undated comment counts."""
@@ -201,7 +204,11 @@ class Ranker:
         return total
 
     def priority(self, assessment: Assessment, story_kinds: set[str]) -> str:
-        if assessment.score >= self.settings.high and self.red_eligible(story_kinds):
+        # How much a problem hurts does not depend on who reads about it: the reader's interest
+        # orders the list and decides what is worth a look (medium or low), but a wrong result in
+        # an area weighed 0.9 is as red as one weighed 1.1.
+        harm = assessment.score / self.reader_weight(assessment)
+        if harm >= self.settings.high and self.red_eligible(story_kinds):
             return "high"
         if story_kinds & set(self.settings.red_always) and not assessment.noise and not assessment.canonical:
             return "high"  # a triager's own high priority needs no score to back it
