@@ -21,6 +21,9 @@ REFERENCE = re.compile(
 )
 REFERENCE_GAP = re.compile(r"\s*(?:,|and|&)?\s*", re.I)
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
+# A description that ends its account with the issue on a line of its own ("...\n#N"): the
+# reference is the PR's subject. Only an issue known to be one is taken this way.
+OWN_LINE = re.compile(r"^[ \t]*(?:(?P<repo>[\w.-]+/[\w.-]+)?#(?P<number>\d+))[ \t]*$", re.M)
 NOT_A_FIX = re.compile(
     r"\b(?:related|see|similar|follow[- ]?up|part of|tracking|umbrella|cf\.|context|pull request resolved)\b", re.I
 )
@@ -83,6 +86,14 @@ def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment
                 if (r, n) not in seen
             ]
         targets += [((r, n), f'issue URL in {origin}: "{q}"') for r, n, is_fix, q in issue_urls(body) if is_fix]
+        if item.kind == "pull_request":
+            targets += [
+                (target, f'issue named on a line of its own in the PR body: "{_quote(match.group(0))}"')
+                for match in OWN_LINE.finditer(body)
+                if (target := (match.group("repo") or item.repo or "", int(match.group("number"))))
+                and (known := by_id.get(github_item_id(*target))) is not None
+                and known.item.kind == "issue"
+            ]
         for (repo, number), evidence in targets:
             target = github_item_id(repo, number)
             if target in by_id and by_id[target].item.kind in CHANGE_KINDS:
