@@ -6,7 +6,8 @@ The ground truth is two independent expert passes per period: ../shared/data/jud
 shared fortnight, items; a March and a June week, stories: an issue and its fix are one) or, in a
 clone alone, their copies in tests/data/; and benchmarks/data/judgements/ (weeks this project
 transcribed and had labelled). For every period this prints the recall of the consensus stories
-in the focus list and in the top 20, the recall of the red ones among the high-priority items, the
+in the focus list (red and yellow stories only) and in the first 20 stories of the report's order
+(green ones too), the recall of the red ones among the high-priority items, the
 high items neither expert picked, and where each pick landed. The fortnight is also judged as its
 two weeks, each a window of its own, so a rule that only works on one week shows up.
 """
@@ -133,7 +134,7 @@ def judge(period: Period, reader: str | None, verbose: bool) -> dict[str, float]
     stories = [s for s in period.stories if any(i in present for i in s.ids)]
     ranked = assess(items, profile, reader, window=window)
     focus = select_focus(ranked, profile, FOCUS)
-    top = select_focus(ranked, profile, TOP)
+    top = select_focus(ranked, profile, TOP, low=True)  # the report's first 20 stories, green ones too
     focus_ids = {i for entry in focus for i in entry.members}
     top_ids = {i for entry in top for i in entry.members}
     high = {a.id for a in ranked if a.priority == "high"}

@@ -46,8 +46,9 @@ def _stories(ranked: Sequence[Assessment]) -> dict[str, list[Assessment]]:
     return groups
 
 
-def select_focus(ranked: Sequence[Assessment], profile: Profile, size: int) -> list[Story]:
-    """The best `size` stories whose lead is neither noise, a duplicate nor low priority."""
+def select_focus(ranked: Sequence[Assessment], profile: Profile, size: int, low: bool = False) -> list[Story]:
+    """The best `size` stories whose lead is neither noise, a duplicate nor (unless `low`: the
+    order the report lists every story in) low priority."""
     groups = _stories(ranked)
     root_of = {a.id: root for root, members in groups.items() for a in members}
     per_author: Counter[str] = Counter()
@@ -57,7 +58,7 @@ def select_focus(ranked: Sequence[Assessment], profile: Profile, size: int) -> l
         if len(chosen) >= size:
             break
         root = root_of[assessment.id]
-        if root in taken or assessment.noise or assessment.canonical or assessment.priority == "low":
+        if root in taken or assessment.noise or assessment.canonical or (assessment.priority == "low" and not low):
             continue
         author = (assessment.item.author or "").lower()
         if author and assessment.priority != "high" and per_author[author] >= profile.ranking.focus_per_author:
