@@ -224,7 +224,7 @@ FIX_INTENT = re.compile(
     r"guard|restore|revert)\b|\b(?:this (?:pr|change|diff|commit) (?:fixes|resolves|addresses|works around))\b"
 )
 DESIGN_TITLE = re.compile(
-    r"\b(?:introduc\w+|new (?:ir|api|apis|backend|subsystem|pass|runtime|mode|dsl|format)|"
+    r"\b(?:introduc\w+(?! by\b)|new (?:ir|api|apis|backend|subsystem|pass|runtime|mode|dsl|format)|"
     r"(?:enable|enabled|enabling|disable|disabled|disabling|turn on|turn off|make)\b[^.]{0,60}\bby default|"
     r"default to\b|"
     r"deprecat\w*|bc[- ]breaking|remove support|breaking change|proposal|design doc)\b"
