@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
 from pytorch_insight.analysis.model import (
     Analysis,
     AnalysisContext,
@@ -14,6 +15,7 @@ from pytorch_insight.analysis.model import (
     FileChange,
     FixState,
 )
+from pytorch_insight.analysis.roles import RoleModel, load_role_model
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import LETTER, Body, bounded, join_sentences, parse_body, section, sentences
@@ -27,12 +29,6 @@ SUMMARY_SECTIONS = (
     "motivation",
     "description",
     "context",
-)
-ROOT_CAUSE = re.compile(
-    r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
-    r"this happens (?:when|because)|the reason (?:is|was)|"
-    r"the (?:underlying|real|actual) (?:issue|problem|cause|bug))\b",
-    re.I,
 )
 WORKAROUND = re.compile(
     r"\b(?:work-?around|work around|as a temporary (?:fix|solution)|in the meantime|"
@@ -76,18 +72,6 @@ LIST_ITEM = re.compile(r"^[ \t]*+(?:[-*+]|\d++[.)])[ \t].*$", re.M)
 URL = re.compile(r"https?://\S+")
 SUMMARY_WORDS = 4
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
-# A cause stated inside the summary's own sentence is given as its clause ("... because X"), so the
-# root cause says what the summary does not.
-CAUSE_CLAUSE_WORDS = 2
-# "originally it seemed to be caused by X. However, the underlying issue ...": a cause the author let go.
-ABANDONED = re.compile(r"\b(?:originally|initially|at first|we thought|I thought)\b", re.I)
-# "is not caused by X", "not due to", "isn't because": a cause ruled out, not one named.
-NEGATED_CAUSE = re.compile(r"\b(?:not|never|n't|no longer)\s+(?:\w+\s+)?$", re.I)
-# "shares its root cause with #N": a pointer to another thread, which names the cause there.
-POINTER_CAUSE = re.compile(
-    r"\b(?:shares?\s+(?:its\s+|the\s+|a\s+)?root cause|same\s+root cause\s+as|counterpart of\s+#\d+)\b", re.I
-)
-NOT_A_FAILURE = re.compile(r"\b(?:unaffected|not affected|works (?:fine|correctly)|is (?:fine|safe|correct))\b", re.I)
 SCOPE = re.compile(
     r"\b\d+\s+(?:of\s+\d+\s+|out of\s+\d+\s+)?(?:\w+\s+)?(?:tests?|test cases|models?|jobs?|workflows?|"
     r"configs?|configurations|parametrizations|users?|ranks?|nodes?|GPUs|benchmarks?|kernels?|shards?)\b",
@@ -119,8 +103,24 @@ IMPACT_FACTS = (
 )
 
 
+# A sentence the role model reads as an impact or a workaround with at least this probability fills
+# that field when no heading or phrase rule did (false is worse than empty: chosen high on the tuned
+# weeks of the field-truth benchmark).
+ROLE_FILLS = {"impact": 0.8, "workaround": 0.8}
+
+
 class RuleAnalyser:
     name = "rules"
+
+    def __init__(self, roles: RoleModel | None = None) -> None:
+        self._roles = roles
+
+    @property
+    def roles(self) -> RoleModel:
+        """The sentence-role model (the shipped one unless another was passed in), read on first use."""
+        if self._roles is None:
+            self._roles = load_role_model()
+        return self._roles
 
     def analyse_batch(self, pairs: Sequence[tuple[Assessment, bool]], context: AnalysisContext) -> list[Analysis]:
         return [self.analyse(assessment, context, deep) for assessment, deep in pairs]
@@ -165,27 +165,48 @@ class RuleAnalyser:
             analysis.quoted_from["summary"] = story[0].id
         summary = analysis.summary
         analysis.details = join_sentences(first(mechanism_sentences(item, body), 2, exclude=summary))
-        analysis.root_cause = join_sentences(first(root_causes(root_cause_sentences(bodies, threads), summary), 2))
+        candidates, headed = root_cause_sentences(bodies, threads)
+        analysis.root_cause = join_sentences(first(root_causes(candidates, summary, self.roles, headed), 2))
         tracked = [
             context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id
         ][:STORY_ITEMS]
         # An umbrella has no cause of its own: one tracked report's cause, quoted as the umbrella's,
         # read as false to an independent fact-checker. Its tracked items carry their own.
         fixes = [other for other in story if other.item.kind in CHANGES]
-        if not analysis.root_cause and item.kind not in CHANGES and fixes:
-            # The fix's own account of what was wrong is the best statement of the cause there is.
+        if not analysis.root_cause and not candidates and item.kind not in CHANGES and fixes:
+            # The fix's own account of what was wrong is the best statement of the cause there is; not
+            # when the thread's own cause sentences were all rejected (its fix then rarely says more).
             analysis.root_cause = summarise(parse_body(fixes[0].item.body))
             analysis.quoted_from["root_cause"] = fixes[0].id
         used = summary + analysis.root_cause + analysis.details
         stated = impact_sentences([assessment, *story, *tracked])
         analysis.impact = join_sentences(first(stated, 2, exclude=used))
         analysis.impact_in_summary = not analysis.impact and any(sentence in summary for sentence in stated)
+        texts = ["\n\n".join(b.sections.values()) for b in bodies] + threads
+        if not analysis.impact and not analysis.impact_in_summary:
+            analysis.impact = self.role_sentence(texts, "impact", exclude=used)
         # A PR's body describes its fix; only an explicit section there, an issue's report or a thread
         # offers a workaround.
         reports = [b for b, a in zip(bodies, [assessment, *story], strict=True) if a.item.kind not in CHANGES]
         workaround, code = find_workaround(bodies, reports, threads)
+        if not workaround:
+            report_texts = ["\n\n".join(b.sections.values()) for b in reports] + threads
+            workaround = self.role_sentence(report_texts, "workaround", exclude=used + analysis.impact)
         analysis.workaround, analysis.workaround_code = workaround, code
         return analysis
+
+    def role_sentence(self, texts: list[str], role: str, exclude: str) -> str:
+        """The first statement of `texts` the role model reads as `role` with ROLE_FILLS confidence."""
+        for text in texts:
+            for sentence in sentences(text):
+                if (
+                    "\n" not in sentence
+                    and says_something(sentence)
+                    and sentence not in exclude
+                    and self.roles.p(sentence, role) >= ROLE_FILLS[role]
+                ):
+                    return sentence
+        return ""
 
 
 def first(found: Iterable[str], limit: int, exclude: str = "") -> list[str]:
@@ -216,47 +237,9 @@ def says_something(sentence: str) -> bool:
     return len(words) >= SUMMARY_WORDS and not REFERENCE_ONLY.match(sentence)
 
 
-def root_causes(sentences_found: Iterable[str], summary: str) -> list[str]:
-    """The cause sentences that explain a failure (not why something else is unaffected, nor a
-    first guess the author let go), each as its clause when the summary already quotes it."""
-    found = []
-    for sentence in sentences_found:
-        marker = ROOT_CAUSE.search(sentence)
-        if marker and (
-            NOT_A_FAILURE.search(sentence[: marker.start()])
-            or ABANDONED.search(sentence[: marker.end()])
-            or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
-            or POINTER_CAUSE.search(sentence)
-        ):
-            continue
-        clause = cause_clause(sentence, summary)
-        if clause:
-            found.append(clause)
-    return found
-
-
-def cause_clause(sentence: str, summary: str) -> str:
-    """`sentence`, or only its causal clause when the summary already quotes the sentence (empty
-    when that clause is too short to name a cause)."""
-    if sentence[:60] not in summary:
-        return sentence
-    marker = ROOT_CAUSE.search(sentence)
-    clause = sentence[marker.start() :].rstrip(" :;,") if marker else ""
-    return clause if len(clause.split()) > CAUSE_CLAUSE_WORDS else ""
-
-
 def mechanism_sentences(item: Item, body: Body) -> list[str]:
     text = item.body or ""
     return [s for s in sentences(text) if MECHANISM.search(s)]
-
-
-def root_cause_sentences(bodies: list[Body], thread: list[str]) -> list[str]:
-    for body in bodies:
-        explicit = section(body, "root cause", "cause", "why")
-        if explicit and sentences(explicit):
-            return sentences(explicit)
-    texts = ["\n\n".join(body.sections.values()) for body in bodies] + thread
-    return [s for text in texts for s in sentences(text) if ROOT_CAUSE.search(s)]
 
 
 def impact_sentences(story: list[Assessment]) -> list[str]:

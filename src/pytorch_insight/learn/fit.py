@@ -46,15 +46,29 @@ def fit_model(
     C: float = 4.0,
 ) -> tuple[SeverityModel, dict[str, int]]:
     """A model over `examples`; returns it and the positives per class (classes with too few are left out)."""
-    numpy, TfidfVectorizer, LogisticRegression, StratifiedKFold, cross_val_predict = _sklearn()
     documents = [terms(e.title, e.text, extra(e)) for e in examples]
     targets = [class_targets(e, classes, title_classes) for e in examples]
-    positives = {name: sum(name in t for t in targets) for name in classes}
-    learned = [name for name in classes if MIN_POSITIVES <= positives[name] <= len(examples) - MIN_POSITIVES]
+    return fit_linear(documents, targets, list(classes), C)
+
+
+def fit_linear(
+    documents: Sequence[list[str]],
+    targets: Sequence[set[str]],
+    names: Sequence[str],
+    C: float = 4.0,
+    max_terms: int = MAX_TERMS,
+    digits: int = 5,
+) -> tuple[SeverityModel, dict[str, int]]:
+    """One balanced, Platt-scaled logistic regression per name over the documents' terms; a name with
+    fewer than MIN_POSITIVES positives (or negatives) is left out. `digits` rounds the weights (a
+    shipped model's size)."""
+    numpy, TfidfVectorizer, LogisticRegression, StratifiedKFold, cross_val_predict = _sklearn()
+    positives = {name: sum(name in t for t in targets) for name in names}
+    learned = [name for name in names if MIN_POSITIVES <= positives[name] <= len(documents) - MIN_POSITIVES]
     if not learned:
         raise ConfigError(f"too few labelled examples to learn any class (need {MIN_POSITIVES} of a class)")
     vectorizer = TfidfVectorizer(
-        analyzer=lambda document: document, sublinear_tf=True, min_df=2, max_features=MAX_TERMS, dtype=numpy.float64
+        analyzer=lambda document: document, sublinear_tf=True, min_df=2, max_features=max_terms, dtype=numpy.float64
     )
     matrix = vectorizer.fit_transform(documents)
     coef, intercept, platt = [], [], []
@@ -65,14 +79,14 @@ def fit_model(
         margins = cross_val_predict(regression, matrix, y, cv=folds, method="decision_function")
         scaler = LogisticRegression(C=1e6, solver="lbfgs").fit(margins.reshape(-1, 1), y)
         regression.fit(matrix, y)
-        coef.append([round(float(v), 5) for v in regression.coef_[0]])
+        coef.append([round(float(v), digits) for v in regression.coef_[0]])
         intercept.append(float(regression.intercept_[0]))
         platt.append((float(scaler.coef_[0][0]), float(scaler.intercept_[0])))
     vocabulary = vectorizer.vocabulary_
     model = SeverityModel(
         classes=tuple(learned),
         index=dict(vocabulary),
-        idf=[round(float(v), 5) for v in vectorizer.idf_],
+        idf=[round(float(v), digits) for v in vectorizer.idf_],
         coef=coef,
         intercept=intercept,
         platt=platt,

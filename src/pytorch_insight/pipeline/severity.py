@@ -176,13 +176,13 @@ def _sigmoid(value: float) -> float:
     return 1.0 / (1.0 + math.exp(-value))
 
 
-def read_model(path: Path) -> SeverityModel:
+def read_model(path: Path, what: str = "severity model") -> SeverityModel:
     try:
         raw = path.read_bytes()
         data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
         return SeverityModel.from_dict(data)
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"cannot read the severity model {path}: {exc}") from None
+        raise ConfigError(f"cannot read the {what} {path}: {exc}") from None
 
 
 def write_model(model: SeverityModel, path: Path) -> None:

@@ -1,0 +1,111 @@
+"""Root causes: the sentences of a story that explain a failure's mechanism, and only those.
+
+A sentence is a candidate when its author put it under a "Root cause" / "Cause" / "Why" heading, or
+when it carries a causal marker ("because", "due to", "the reason is" ...). A marker alone proves
+little: "because no error is raised, this silently corrupts ..." states an impact, "we removed it
+because it caused more harm than good" gives the reason for a change, "originally it seemed to be
+caused by X" a guess the author dropped. Such candidates are left out, and a candidate found by a
+marker alone becomes a root cause only when the sentence-role model does not read it as another
+role (a false cause is worse than none).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pytorch_insight.analysis.roles import RoleModel
+from pytorch_insight.text import Body, section, sentences
+
+ROOT_CAUSE = re.compile(
+    r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
+    r"this happens (?:when|because)|the reason (?:is|was)|"
+    r"the (?:underlying|real|actual) (?:issue|problem|cause|bug))\b",
+    re.I,
+)
+CAUSE_HEADINGS = ("root cause", "cause", "why")
+# A cause stated inside the summary's own sentence is given as its clause ("... because X"), so the
+# root cause says what the summary does not.
+CAUSE_CLAUSE_WORDS = 2
+# "originally it seemed to be caused by X. However, the underlying issue ...": a cause the author let go.
+ABANDONED = re.compile(r"\b(?:originally|initially|at first|we thought|I thought)\b", re.I)
+# "is not caused by X", "not due to", "isn't because": a cause ruled out, not one named.
+NEGATED_CAUSE = re.compile(r"\b(?:not|never|n't|no longer)\s+(?:\w+\s+)?$", re.I)
+# "shares its root cause with #N": a pointer to another thread, which names the cause there.
+POINTER_CAUSE = re.compile(
+    r"\b(?:shares?\s+(?:its\s+|the\s+|a\s+)?root cause|same\s+root cause\s+as|counterpart of\s+#\d+)\b", re.I
+)
+NOT_A_FAILURE = re.compile(r"\b(?:unaffected|not affected|works (?:fine|correctly)|is (?:fine|safe|correct))\b", re.I)
+# "We had to remove it because ...", "reverted this because ...": why the authors changed something,
+# not why the failure happens.
+CHANGE_REASON = re.compile(
+    r"\b(?:remov|revert|disabl|drop|delet|skipp|rolled back|roll back|deprecat)\w*\b[^.;:]{0,25}$", re.I
+)
+# "Because no error is raised, ...": why a failure goes unnoticed (its impact), not its mechanism.
+SILENT_CLAUSE = re.compile(
+    r"^(?:because|due to)\s+(?:there is\s+|there's\s+)?(?:no|nothing)\s+(?:\w+\s+){0,2}"
+    r"(?:error|errors|warning|warnings|exception|check|checks)\b",
+    re.I,
+)
+# The role model's agreement with a candidate found by a marker alone: it must not read the sentence
+# as a role that states no cause (what happens, what is expected, how it was tested) with at least
+# this probability. Chosen on the tuned weeks of the field-truth benchmark.
+OTHER_ROLE = 0.5
+NOT_CAUSE_ROLES = ("impact", "expected", "actual", "repro", "test_plan", "versions", "summary")
+
+
+def root_cause_sentences(bodies: list[Body], thread: list[str]) -> tuple[list[str], bool]:
+    """The candidates, and whether they come from a section the author headed as the cause."""
+    for body in bodies:
+        explicit = section(body, *CAUSE_HEADINGS)
+        if explicit and sentences(explicit):
+            return sentences(explicit), True
+    texts = ["\n\n".join(body.sections.values()) for body in bodies] + thread
+    return [s for text in texts for s in sentences(text) if ROOT_CAUSE.search(s)], False
+
+
+def root_causes(
+    sentences_found: Iterable[str], summary: str, roles: RoleModel | None = None, headed: bool = False
+) -> list[str]:
+    """The cause sentences that explain a failure, each as its clause when the summary already
+    quotes it; without `headed`, each must also have the role model's agreement."""
+    found = []
+    for sentence in sentences_found:
+        marker = ROOT_CAUSE.search(sentence)
+        if marker and not_a_cause(sentence, marker):
+            continue
+        clause = cause_clause(sentence, summary)
+        if not clause or SILENT_CLAUSE.match(clause):
+            continue
+        if not headed and roles is not None and not model_agrees(roles, sentence):
+            continue
+        found.append(clause)
+    return found
+
+
+def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
+    """The marker introduces something other than the failure's cause."""
+    before = sentence[: marker.start()]
+    return bool(
+        NOT_A_FAILURE.search(before)
+        or ABANDONED.search(sentence[: marker.end()])
+        or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
+        or POINTER_CAUSE.search(sentence)
+        or CHANGE_REASON.search(before)
+        or SILENT_CLAUSE.match(sentence[marker.start() :])
+    )
+
+
+def model_agrees(roles: RoleModel, sentence: str) -> bool:
+    probabilities = roles.probabilities(sentence)
+    return all(probabilities.get(role, 0.0) < OTHER_ROLE for role in NOT_CAUSE_ROLES)
+
+
+def cause_clause(sentence: str, summary: str) -> str:
+    """`sentence`, or only its causal clause when the summary already quotes the sentence (empty
+    when that clause is too short to name a cause)."""
+    if sentence[:60] not in summary:
+        return sentence
+    marker = ROOT_CAUSE.search(sentence)
+    clause = sentence[marker.start() :].rstrip(" :;,") if marker else ""
+    return clause if len(clause.split()) > CAUSE_CLAUSE_WORDS else ""
