@@ -55,7 +55,6 @@ class Analysis(BaseModel):
     details: str = ""
     root_cause: str = ""
     impact: str = ""
-    impact_in_summary: bool = False  # the sentences stating the impact are the summary's own
     quoted_from: dict[str, str] = Field(default_factory=dict)  # field -> id of the linked item it quotes
     workaround: str = ""
     workaround_code: str = ""

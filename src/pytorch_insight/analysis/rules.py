@@ -181,9 +181,10 @@ class RuleAnalyser:
         used = summary + analysis.root_cause + analysis.details
         stated = impact_sentences([assessment, *story, *tracked])
         analysis.impact = join_sentences(first(stated, 2, exclude=used))
-        analysis.impact_in_summary = not analysis.impact and any(sentence in summary for sentence in stated)
         texts = ["\n\n".join(b.sections.values()) for b in bodies] + threads
-        if not analysis.impact and not analysis.impact_in_summary:
+        # "see the summary" read as a restatement to every fact-checker: an impact the summary alone
+        # states is left to another sentence that states it, or said to be unstated.
+        if not analysis.impact:
             analysis.impact = self.role_sentence(texts, "impact", exclude=used)
         # A PR's body describes its fix; only an explicit section there, an issue's report or a thread
         # offers a workaround.
@@ -239,7 +240,13 @@ def says_something(sentence: str) -> bool:
 
 def mechanism_sentences(item: Item, body: Body) -> list[str]:
     text = item.body or ""
-    return [s for s in sentences(text) if MECHANISM.search(s)]
+    found = sentences(text)
+    if found and not text.rstrip().endswith(FINISHED):
+        found = found[:-1]  # a description that stops mid-sentence was cut: its last words say nothing whole
+    return [s for s in found if MECHANISM.search(s)]
+
+
+FINISHED = (".", "!", "?", ":", ")", "`", '"', "'", "]", ">", "*")
 
 
 def impact_sentences(story: list[Assessment]) -> list[str]:

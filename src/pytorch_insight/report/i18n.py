@@ -292,7 +292,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "state_referenced": {"zh": "有引用它的 PR", "en": "PRs reference it"},
     "state_tracking": {"zh": "跟踪中的问题尚未全部解决", "en": "tracked problems not all resolved"},
     "not_stated": {"zh": "来源未说明", "en": "not stated in the sources"},
-    "see_summary": {"zh": "见概要", "en": "see the summary"},
     "source_quote": {"zh": "原文", "en": "quoted"},
     "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
     "conclusion": {"zh": "结论", "en": "In one line"},
