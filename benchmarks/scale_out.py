@@ -459,7 +459,7 @@ def store_pipeline(db: str, lines: list[str], window: Any, profile: Any) -> dict
     store = Store.open(db)
     imported = timed("import", lambda: import_lines(store, lines)).imported
     timed("re-import", lambda: import_lines(store, lines))
-    found = timed("read window", lambda: store.items_in_window(window))
+    found = timed("read window", lambda: list(store.items_in_window(window)))
     ranked = timed("assess", lambda: assess(found, profile, window=window))
     with open(os.devnull, "w", encoding="utf-8") as sink:
         exported = timed("export", lambda: export_items(store.iter_items(), sink))

@@ -4,6 +4,7 @@ that merely look a little like one stay. strip_controls(): controls and bidi ove
 from __future__ import annotations
 
 import pytest
+from pydantic import BaseModel
 
 from pytorch_insight import redact as redact_module
 from pytorch_insight.model import CoverageStatus, SourceStatus
@@ -95,3 +96,23 @@ def test_a_document_with_anything_to_scrub_is_scrubbed(dirty: str) -> None:
 def test_a_clean_document_is_returned_as_it_is(text: str) -> None:
     status = SourceStatus(name="github", status="ok", note=text)
     assert scrub_document(status) is status
+
+
+
+class _Row(BaseModel):
+    text: str
+
+
+class _Page(BaseModel):
+    rows: list[_Row]
+
+
+@pytest.mark.parametrize("dirty", DIRTY, ids=lambda dirty: repr(dirty[:8]))
+def test_a_long_document_is_checked_a_member_at_a_time_and_misses_nothing(dirty: str) -> None:
+    """A window's report is checked in pieces (one item at a time), not as one JSON text; what
+    one member of a long list holds is found all the same."""
+    rows = [_Row(text=f"🙂 clean {n}") for n in range(200)]
+    page = _Page(rows=[*rows[:137], _Row(text=f"a {dirty} b"), *rows[137:]])
+    assert dirty not in scrub_document(page).rows[137].text
+    clean = _Page(rows=rows)
+    assert scrub_document(clean) is clean

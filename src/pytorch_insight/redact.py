@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
-from pydantic_core import PydanticSerializationError
+from pydantic_core import PydanticSerializationError, to_json
 
 from pytorch_insight.text import plain_line, strip_controls
 
@@ -117,6 +117,8 @@ def public_text(extra: Iterable[str] = ()) -> Callable[[str], str]:
 Value = TypeVar("Value")
 Model = TypeVar("Model", bound=BaseModel)
 SCALARS = frozenset({int, float, bool, type(None)})
+# A list longer than this is checked one member at a time (scrub_document).
+PIECE_MEMBERS = 64
 
 
 def scrub(value: Value, extra: Iterable[str] = ()) -> Value:
@@ -144,18 +146,38 @@ def scrub_document(document: Model, extra: Iterable[str] = ()) -> Model:
     """`scrub` for a whole report. A report with nothing to change, the usual case, is recognised
     from its JSON in a few scans and returned as it is; walking its hundreds of thousands of
     strings one by one would cost more than rendering it."""
+    secrets = [json.dumps(secret, ensure_ascii=False)[1:-1] for secret in configured_secrets(extra)]
     try:
-        text = document.model_dump_json()
+        for piece in _json_pieces(document):
+            text = piece.decode()
+            if (
+                _json_has_control(text)
+                or any(hint.search(text) for hint in TOKEN_HINTS)
+                or any(secret in text for secret in secrets)
+            ):
+                return scrub(document, extra)
     except PydanticSerializationError:  # a lone surrogate: UTF-8 cannot hold it, the walk removes it
         return scrub(document, extra)
-    secrets = configured_secrets(extra)
-    if (
-        _json_has_control(text)
-        or any(hint.search(text) for hint in TOKEN_HINTS)
-        or any(json.dumps(secret, ensure_ascii=False)[1:-1] in text for secret in secrets)
-    ):
-        return scrub(document, extra)
     return document
+
+
+def _json_pieces(value: Any) -> Iterator[bytes]:
+    """The JSON of `value` in pieces no larger than one member of a long list (a report's item, an
+    activity row): the whole text of a window's report is several times its items' size in memory
+    (one emoji in it makes every character four bytes). Nothing the scans look for spans two
+    pieces: a hint or an escape lies inside one string."""
+    if _holds_long_list(value):
+        members = value if isinstance(value, list) else [field for _, field in value]
+        for member in members:
+            yield from _json_pieces(member)
+    else:
+        yield to_json(value)
+
+
+def _holds_long_list(value: Any) -> bool:
+    if isinstance(value, list):
+        return len(value) > PIECE_MEMBERS or any(_holds_long_list(member) for member in value)
+    return isinstance(value, BaseModel) and any(_holds_long_list(field) for _, field in value)
 
 
 def _json_has_control(text: str) -> bool:

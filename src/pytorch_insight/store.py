@@ -6,143 +6,89 @@ each write transaction takes the write lock when it begins (BEGIN IMMEDIATE) and
 BUSY_TIMEOUT_S for it, so a read-then-write (a comment merge, a migration) is never interleaved.
 On PostgreSQL the rows a merge reads are locked until it commits, migrations take an advisory
 lock, and a transaction that lost a race to another (a new key, a deadlock) is retried whole.
+Engines and URLs live in database.py, row helpers and queries in store_rows.py, the liveness of
+runs in run_liveness.py.
 """
 
 from __future__ import annotations
 
 import os
 import random
-import re
 import socket
-import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from datetime import date, datetime, time, timedelta, timezone
-from functools import partial
-from pathlib import Path
-from time import monotonic, sleep
+from datetime import datetime, timezone
+from time import sleep
 from typing import Any, TypeVar
 
-from sqlalchemy import (
-    Column,
-    Connection,
-    Engine,
-    Select,
-    and_,
-    bindparam,
-    create_engine,
-    event,
-    func,
-    insert,
-    inspect,
-    make_url,
-    or_,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy import Connection, Engine, and_, func, insert, inspect, select, update
+from sqlalchemy.exc import SQLAlchemyError
 
+from pytorch_insight.database import (
+    BUSY_TIMEOUT_S,
+    WRITES,
+    database_url,
+    describe_error,
+    lock_migrations,
+    lost_a_race,
+    may_write,
+    readonly_engine,
+    shown_db,
+    writable_engine,
+)
 from pytorch_insight.errors import StoreError
 from pytorch_insight.http import CachedPage
 from pytorch_insight.model import Item, SourceStatus, merge_comments
 from pytorch_insight.redact import redact_tokens
+from pytorch_insight.run_liveness import STALE_AFTER, mark_interrupted, stale_note
 from pytorch_insight.schema import (
     MIGRATIONS,
-    UTC_FORMAT,
     deliveries,
     http_cache,
     items,
-    llm_cache,
-    llm_calls,
     payloads,
     report_snapshots,
     runs,
     schema_migrations,
     source_status,
-    utc_column,
 )
-from pytorch_insight.window import Window, parse_timestamp
+from pytorch_insight.store_rows import (
+    day_start,
+    id_order,
+    insert_or_update,
+    item_row,
+    status_from_row,
+    stored_item,
+    upsert,
+    utcnow,
+    window_candidates,
+)
+from pytorch_insight.window import Window
+
+# The names other modules have always imported from here.
+__all__ = [
+    "BUSY_TIMEOUT_S",
+    "STALE_AFTER",
+    "LLMLedger",
+    "Store",
+    "database_url",
+    "describe_error",
+    "may_write",
+    "shown_db",
+    "utcnow",
+]
 
 T = TypeVar("T")
 
 BATCH = 500
-# How long a SQLite writer waits for another process's write transaction before giving up.
-BUSY_TIMEOUT_S = 30.0
 # A write that lost a race for a new key or a deadlock (PostgreSQL) is tried this often in all.
 WRITE_ATTEMPTS = 5
-# SQLSTATEs of a transaction PostgreSQL failed only because of another one: a key it inserted
-# first (unique violation), a deadlock, a serialization failure.
-_RACE_STATES = frozenset({"23505", "40P01", "40001"})
-# A run still `running` after this long is dead even where its process cannot be checked.
-STALE_AFTER = timedelta(hours=24)
-# Execution option marking the engine view whose transactions write (SQLite: BEGIN IMMEDIATE).
-_WRITES = "pytorch_insight_writes"
-# Key of the PostgreSQL advisory lock that serialises migrations across processes.
-_MIGRATION_LOCK = 7_140_351_963
-# The password in a URL's user part, for URLs SQLAlchemy cannot parse.
-_URL_PASSWORD = re.compile(r"(://[^/@:]*:)([^/@]*)@")
-
-
-def utcnow() -> str:
-    return datetime.now(timezone.utc).strftime(UTC_FORMAT)
-
-
-def database_url(db: str) -> str:
-    """A URL stays a URL; anything else is a SQLite file path."""
-    return db if "://" in db else f"sqlite:///{Path(db).expanduser()}"
-
-
-def shown_db(db: str) -> str:
-    """The database as messages name it: a URL's password masked."""
-    if "://" not in db:
-        return db
-    try:
-        url = make_url(db)
-    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
-        return _URL_PASSWORD.sub(r"\1***@", db)
-    query = {key: "***" if key.lower() == "password" else value for key, value in url.query.items()}
-    # The mask is percent-encoded in a query; shown as typed, it reads as one.
-    return url.set(query=query).render_as_string(hide_password=True).replace("=%2A%2A%2A", "=***")
-
-
-def _db_passwords(db: str) -> list[str]:
-    """The passwords a database URL holds (in its user part or its query), as given and decoded."""
-    found = [match.group(2) for match in _URL_PASSWORD.finditer(db)]
-    try:
-        url = make_url(db)
-    except (ArgumentError, ValueError):
-        return found
-    found += [url.password or "", *(str(v) for k, v in url.query.items() if k.lower() == "password")]
-    return [password for password in found if password]
-
-
-def describe_error(exc: BaseException, db: str = "") -> str:
-    """An error (about database `db`) as one line that shows none of its passwords."""
-    message = str(getattr(exc, "orig", None) or exc)
-    if db:
-        message = message.replace(db, shown_db(db))
-        for password in sorted(_db_passwords(db), key=len, reverse=True):
-            message = message.replace(password, "***")
-    return " ".join(message.split())  # libpq's messages span lines
-
-
-def _lost_a_race(exc: SQLAlchemyError) -> bool:
-    """Whether PostgreSQL failed the transaction only because a concurrent one got there first."""
-    return getattr(getattr(exc, "orig", None), "sqlstate", None) in _RACE_STATES
-
-
-def may_write(db: str) -> bool:
-    """Whether a writable open may be tried: a SQLite file needs write access to it and to its
-    folder (for the WAL files); a server database says so itself when it refuses."""
-    path = _sqlite_file(database_url(db))
-    return path is None or (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
 
 
 class Store:
     def __init__(self, engine: Engine, readonly: bool = False) -> None:
         self.engine = engine
         self.readonly = readonly
-        self._writer = engine.execution_options(**{_WRITES: True})
+        self._writer = engine.execution_options(**{WRITES: True})
         self._closed = False
 
     @classmethod
@@ -156,7 +102,7 @@ class Store:
         raises StoreError.
         """
         url = database_url(db)
-        engine = _readonly_engine(db, url) if readonly else _writable_engine(db, url)
+        engine = readonly_engine(db, url) if readonly else writable_engine(db, url)
         store = cls(engine, readonly)
         try:
             if readonly:
@@ -209,7 +155,7 @@ class Store:
         """Apply one migration under the migration lock; False when another process did it first."""
         try:
             with self._writer.begin() as connection:
-                _lock_migrations(connection)
+                lock_migrations(connection)
                 # Checked again under the lock: a process that opened the database at the same
                 # moment may have applied it while this one waited.
                 schema_migrations.create(connection, checkfirst=True)
@@ -285,12 +231,12 @@ class Store:
         ]
         # One statement per table and kind of write, with many rows: a round trip per row is
         # what made a PostgreSQL import slow.
-        _insert_or_update(connection, items.c.id, {item.id: _item_row(item, now) for item in merged}, set(existing))
+        insert_or_update(connection, items.c.id, {item.id: item_row(item, now) for item in merged}, set(existing))
         raw = {item.id: {"payload": item.raw, "stored_at": now} for item in merged if item.raw is not None}
         if raw:
             # A payload is only ever written with its item, under that item's lock.
             kept = set(connection.scalars(select(payloads.c.item_id).where(payloads.c.item_id.in_(list(raw)))))
-            _insert_or_update(connection, payloads.c.item_id, raw, kept)
+            insert_or_update(connection, payloads.c.item_id, raw, kept)
 
     def _write(self, work: Callable[[Connection], T]) -> T:
         """Run `work` in one write transaction, as a StoreError when the database refuses it."""
@@ -304,7 +250,7 @@ class Store:
                 # On SQLite writers are serialised, so this is PostgreSQL: another transaction
                 # inserted the same new key first, or the server broke a deadlock by failing this
                 # one; a fresh attempt sees the other's rows and updates them.
-                if attempt == WRITE_ATTEMPTS or not _lost_a_race(exc):
+                if attempt == WRITE_ATTEMPTS or not lost_a_race(exc):
                     raise StoreError(f"cannot write to the database: {describe_error(exc)}") from None
                 sleep(random.uniform(0, 0.05 * attempt))  # so the same writers do not collide again
         raise AssertionError("unreachable")
@@ -316,29 +262,33 @@ class Store:
             for start in range(0, len(wanted), BATCH):
                 chunk = wanted[start : start + BATCH]
                 for row in connection.execute(select(items.c.data).where(items.c.id.in_(chunk))):
-                    item = Item.model_validate(row.data)
+                    item = stored_item(row.data)
                     found[item.id] = item
         return found
 
     def iter_items(self, since: str | None = None, until: str | None = None) -> Iterator[Item]:
         """Items in id order, optionally those created on the days since..until (inclusive)."""
-        query = select(items.c.data).order_by(_id_order(self.engine.dialect.name))
+        query = select(items.c.data).order_by(id_order(self.engine.dialect.name))
         if since:
-            query = query.where(items.c.created >= _day_start(since))
+            query = query.where(items.c.created >= day_start(since))
         if until:
-            query = query.where(items.c.created < _day_start(until, later=1))
+            query = query.where(items.c.created < day_start(until, later=1))
         with self.engine.connect() as connection:
             # Fetched BATCH rows at a time (PostgreSQL: a server-side cursor), not all at once.
             for row in connection.execution_options(yield_per=BATCH).execute(query):
-                yield Item.model_validate(row.data)
+                yield stored_item(row.data)
 
-    def items_in_window(self, window: Window) -> list[Item]:
+    def items_in_window(self, window: Window) -> Iterator[Item]:
         """The items `Item.active_in` the window (created, closed or merged in it, and what else the
-        model counts as activity), in id order."""
+        model counts as activity), in id order, one at a time: a window of 12,000 items is never
+        held whole, as rows and as items at once."""
         with self.engine.connect() as connection:
-            query = _window_candidates(window, self.engine.dialect.name)
-            found = [Item.model_validate(row.data) for row in connection.execute(query)]
-        return [item for item in found if item.active_in(window)]
+            query = window_candidates(window, self.engine.dialect.name)
+            # Fetched BATCH rows at a time (PostgreSQL: a server-side cursor), not all at once.
+            for row in connection.execution_options(yield_per=BATCH).execute(query):
+                item = stored_item(row.data)
+                if item.active_in(window):
+                    yield item
 
     def latest_statuses(self, window: Window) -> list[SourceStatus]:
         """The coverage each source reported on its most recent collection of this window."""
@@ -350,7 +300,7 @@ class Store:
                 .order_by(source_status.c.run_id)
             ).all()
         latest = {row.source: row for row in rows}
-        return [_status_from_row(row) for row in latest.values()]
+        return [status_from_row(row) for row in latest.values()]
 
     def count_items(self) -> int:
         with self.engine.connect() as connection:
@@ -401,9 +351,9 @@ class Store:
                 select(runs.c.id, runs.c.pid, runs.c.host, runs.c.started_at).where(runs.c.status == "running")
             ).all()
         moment = now or datetime.now(timezone.utc)
-        stale = {row.id: note for row in running if (note := _stale_note(row, moment))}
+        stale = {row.id: note for row in running if (note := stale_note(row, moment))}
         if stale:
-            self._write(lambda connection: _mark_interrupted(connection, stale))
+            self._write(lambda connection: mark_interrupted(connection, stale))
         return sorted(stale)
 
     def save_source_status(self, run_id: int, status: SourceStatus, since: str | None, until: str | None) -> None:
@@ -427,7 +377,7 @@ class Store:
     def source_statuses(self, run_id: int) -> list[SourceStatus]:
         with self.engine.connect() as connection:
             rows = connection.execute(select(source_status).where(source_status.c.run_id == run_id))
-            return [_status_from_row(row) for row in rows]
+            return [status_from_row(row) for row in rows]
 
     # -- conditional requests ------------------------------------------------------------------
 
@@ -446,7 +396,7 @@ class Store:
             "links": page.links,
             "stored_at": utcnow(),
         }
-        self._write(lambda connection: _upsert(connection, http_cache.c.url, url, values))
+        self._write(lambda connection: upsert(connection, http_cache.c.url, url, values))
 
     # -- what reports showed -------------------------------------------------------------------
 
@@ -535,329 +485,5 @@ class Store:
             return [dict(row._mapping) for row in rows]
 
 
-class LLMLedger:
-    """Model answers cached by (model, prompt hash), and every call logged."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.engine = store.engine
-
-    def cached(self, key: str) -> dict[str, Any] | None:
-        with self.engine.connect() as connection:
-            row = connection.execute(select(llm_cache).where(llm_cache.c.key == key)).first()
-        return dict(row._mapping) if row else None
-
-    def remember(self, key: str, model: str, answer: str, tokens_in: int, tokens_out: int) -> None:
-        values = {
-            "model": model,
-            "answer": answer,
-            "tokens_in": tokens_in,
-            "tokens_out": tokens_out,
-            "stored_at": utcnow(),
-        }
-        self.store._write(lambda connection: _upsert(connection, llm_cache.c.key, key, values))
-
-    def log(
-        self,
-        model: str,
-        prompt_hash: str,
-        purpose: str,
-        tokens_in: int,
-        tokens_out: int,
-        duration_ms: int,
-        outcome: str,
-    ) -> None:
-        values = {
-            "model": model,
-            "prompt_hash": prompt_hash,
-            "purpose": purpose,
-            "tokens_in": tokens_in,
-            "tokens_out": tokens_out,
-            "duration_ms": duration_ms,
-            "outcome": outcome,
-            "at": utcnow(),
-        }
-        self.store._write(lambda connection: connection.execute(insert(llm_calls).values(values)))
-
-    def calls(self) -> list[dict[str, Any]]:
-        with self.engine.connect() as connection:
-            return [dict(row._mapping) for row in connection.execute(select(llm_calls).order_by(llm_calls.c.id))]
-
-
-def _upsert(connection: Connection, key_column: Column[Any], key: Any, values: dict[str, Any]) -> None:
-    """Update the row with this key, or insert it: portable SQL, no dialect-specific ON CONFLICT.
-
-    Safe under concurrency because it runs inside Store._write (serialised on SQLite; on PostgreSQL
-    the UPDATE waits for a concurrent writer of the row, and a lost insert race is retried).
-    """
-    table = key_column.table
-    if connection.execute(update(table).where(key_column == key).values(**values)).rowcount == 0:
-        connection.execute(insert(table).values({key_column.name: key, **values}))
-
-
-def _insert_or_update(
-    connection: Connection, key_column: Column[Any], rows: dict[Any, dict[str, Any]], stored: set[Any]
-) -> None:
-    """Write `rows` by key: an executemany UPDATE of the keys already `stored`, one of INSERT for the rest."""
-    table = key_column.table
-    new = [{key_column.name: key, **values} for key, values in rows.items() if key not in stored]
-    again = [{"stored_key": key, **values} for key, values in rows.items() if key in stored]
-    if new:
-        connection.execute(insert(table), new)
-    if again:
-        connection.execute(update(table).where(key_column == bindparam("stored_key")), again)
-
-
-def _status_from_row(row: Any) -> SourceStatus:
-    return SourceStatus(
-        name=row.source,
-        status=row.status,
-        items=row.items,
-        requests=row.requests,
-        not_modified=row.not_modified,
-        note=row.note,
-    )
-
-
-def _item_row(item: Item, now: str) -> dict[str, Any]:
-    data = item.model_dump(mode="json")  # unknown (extra) fields are included
-    return {
-        "source": item.source,
-        "kind": item.kind,
-        "repo": item.repo,
-        "number": item.number,
-        "url": item.url,
-        "title": item.title,
-        "author": item.author,
-        "state": item.state,
-        # The JSON holds the times as the item has them; the columns the queries compare hold
-        # them in one UTC form, whatever offset a source gave.
-        "created": utc_column(item.created),
-        "updated": utc_column(item.updated),
-        "closed": utc_column(item.closed),
-        "merged": utc_column(item.merged),
-        "data": data,
-        "stored_at": now,
-    }
-
-
-def _id_order(dialect: str) -> Any:
-    """Ids in code point order, as SQLite sorts them: PostgreSQL would otherwise follow the
-    database's locale, which can put "github:o/r#10" after "github:O/r#3"."""
-    return items.c.id.collate("C") if dialect == "postgresql" else items.c.id
-
-
-def _window_candidates(window: Window, dialect: str) -> Select[Any]:
-    """Every item that may be active in the window, for `Item.active_in` to decide exactly.
-
-    The time columns hold one UTC form (schema.UTC_FORMAT), so string bounds compare instants
-    (under any collation: the strings differ only in their digits).
-    """
-    start, end = window.start.strftime(UTC_FORMAT), window.end.strftime(UTC_FORMAT)
-    return (
-        select(items.c.data)
-        .order_by(_id_order(dialect))
-        .where(
-            or_(
-                *(and_(column >= start, column < end) for column in (items.c.created, items.c.closed, items.c.merged)),
-                # Discussions (forum topics, Slack threads) are also active through replies, which
-                # come after they began and by their last activity (`updated`).
-                and_(items.c.updated >= start, or_(items.c.created.is_(None), items.c.created < end)),
-                # Events also count on the day they were announced (kept in the item's JSON only),
-                # which is before they take place (`created`).
-                and_(items.c.kind == "event", items.c.created >= start),
-            )
-        )
-    )
-
-
-def _day_start(day: str, later: int = 0) -> str:
-    """The first instant of a UTC day (`later` days on), in the form the time columns hold."""
-    start = datetime.combine(date.fromisoformat(day) + timedelta(days=later), time.min, tzinfo=timezone.utc)
-    return start.strftime(UTC_FORMAT)
-
-
-# -- runs left behind --------------------------------------------------------------------------
-
-
-def _stale_note(row: Any, now: datetime) -> str | None:
-    """Why a `running` run is dead, or None while it may still be alive."""
-    if row.host == socket.gethostname() and row.pid is not None and not _process_alive(row.pid):
-        return f"interrupted: process {row.pid} on {row.host} ended without finishing the run"
-    started = parse_timestamp(row.started_at)
-    if started is None or now - started > STALE_AFTER:
-        return f"interrupted: still running after more than {STALE_AFTER.total_seconds() / 3600:g} h, no end recorded"
-    return None
-
-
-def _mark_interrupted(connection: Connection, notes: dict[int, str]) -> None:
-    for run_id, note in notes.items():
-        # Only while still running: the run may have finished after it was read.
-        connection.execute(
-            update(runs)
-            .where(runs.c.id == run_id, runs.c.status == "running")
-            .values(status="interrupted", finished_at=utcnow(), note=note)
-        )
-
-
-def _process_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    if os.name == "nt":
-        return True  # os.kill would end the process there; the age rule still applies
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # alive, owned by another user
-    except OSError:
-        return False
-    return not _is_zombie(pid)
-
-
-def _is_zombie(pid: int) -> bool:
-    """A killed process its parent has not reaped yet still answers signal 0; Linux marks it Z."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    fields = stat.rpartition(")")[2].split()
-    return bool(fields) and fields[0] == "Z"
-
-
-# -- engines -----------------------------------------------------------------------------------
-
-
-def _sqlite_file(url: str) -> Path | None:
-    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        return Path(url.removeprefix("sqlite:///"))
-    return None
-
-
-def _writable_engine(db: str, url: str) -> Engine:
-    path = _sqlite_file(url)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create the database folder {path.parent}: {exc.strerror}") from None
-    return _engine(db, url, wal=True)
-
-
-def _readonly_engine(db: str, url: str) -> Engine:
-    path = _sqlite_file(url)
-    if path is not None and not path.is_file():
-        raise StoreError(f"no database at {path}: run `collect` or `import` first")
-    creator = partial(_connect_readonly, _readonly_uri(path)) if path is not None else None
-    engine = _engine(db, url, wal=False, creator=creator)
-    if engine.dialect.name == "postgresql":
-        engine = engine.execution_options(postgresql_readonly=True)  # the server refuses writes too
-    return engine
-
-
-def _drop_nul_characters(
-    _connection: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _executemany: bool
-) -> tuple[str, Any]:
-    """PostgreSQL text cannot hold NUL, which hostile text may: it is dropped from the values
-    (JSON documents keep it, escaped as \\u0000), where SQLite would have stored it."""
-    if isinstance(parameters, dict):
-        return statement, _without_nul(parameters)
-    if isinstance(parameters, list):
-        return statement, [_without_nul(row) if isinstance(row, dict) else row for row in parameters]
-    return statement, parameters
-
-
-def _without_nul(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        key: value.replace("\x00", "") if isinstance(value, str) and "\x00" in value else value
-        for key, value in row.items()
-    }
-
-
-def _engine(db: str, url: str, wal: bool, creator: Callable[[], Any] | None = None) -> Engine:
-    """The engine for `url` with the project's set-up per dialect; a malformed URL or a missing
-    driver is a StoreError naming the database (its password masked)."""
-    try:
-        if creator is not None:
-            engine = create_engine(url, creator=creator)
-        else:
-            sqlite = make_url(url).get_backend_name() == "sqlite"
-            # The busy timeout as a connect argument holds from the first statement on every
-            # connection, SQLAlchemy's own first-connect queries included.
-            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S} if sqlite else {})
-    except (ArgumentError, ImportError, SQLAlchemyError, ValueError) as exc:
-        raise StoreError(f"cannot use database {shown_db(db)!r}: {describe_error(exc, db)}") from None
-    if engine.dialect.name == "sqlite":
-        _take_over_sqlite_transactions(engine, wal=wal)
-    elif engine.dialect.name == "postgresql":
-        event.listen(engine, "before_cursor_execute", _drop_nul_characters, retval=True)
-    return engine
-
-
-def _readonly_uri(path: Path) -> str:
-    """A SQLite URI that reads `path` without writing it or creating files next to it."""
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-    shm = path.with_name(path.name + "-shm")
-    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
-    if not writable and not shm.exists():
-        # Reading a WAL database needs its -shm index. SQLite would create one next to the file:
-        # that fails in a folder we cannot write ("attempt to write a readonly database"), and
-        # elsewhere leaves a -shm as read-only as the file, which breaks the next write once the
-        # file is writable again. No -shm means no writer is connected, so the file is read as
-        # immutable, creating nothing. (A writer starting during the read is not seen.)
-        uri += "&immutable=1"
-    return uri
-
-
-def _connect_readonly(uri: str) -> sqlite3.Connection:
-    return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
-
-
-def _take_over_sqlite_transactions(engine: Engine, wal: bool) -> None:
-    """SQLAlchemy, not the driver, begins SQLite transactions (the recipe of SQLAlchemy's docs).
-
-    The sqlite3 driver begins a transaction only before an INSERT/UPDATE/DELETE, so a read and
-    the write that depends on it were not one transaction, and DDL ran outside any. Here every
-    transaction starts with an explicit BEGIN, and those of the writer view with BEGIN IMMEDIATE,
-    which takes the write lock up front (waiting up to the busy timeout) instead of failing when a
-    read transaction later tries to write.
-    """
-
-    def on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None
-        if wal:
-            # Readers never wait for the writer, and the writer never waits for readers.
-            _use_wal(dbapi_connection)
-            dbapi_connection.execute("PRAGMA synchronous=NORMAL")
-
-    def on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.get_execution_options().get(_WRITES) else "BEGIN")
-
-    event.listen(engine, "connect", on_connect)
-    event.listen(engine, "begin", on_begin)
-
-
-def _use_wal(dbapi_connection: sqlite3.Connection) -> None:
-    """Switch the database file to WAL once; it stays so for every later connection.
-
-    The switch needs an exclusive lock, and SQLite refuses it at once ("database is locked",
-    without the busy wait) while another connection opening the new file holds a lock; so this
-    waits here, as long as the busy timeout.
-    """
-    deadline = monotonic() + BUSY_TIMEOUT_S
-    while True:
-        try:
-            if dbapi_connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                dbapi_connection.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or monotonic() > deadline:
-                raise
-            sleep(0.02)
-
-
-def _lock_migrations(connection: Connection) -> None:
-    """Serialise migrations across processes (on SQLite, BEGIN IMMEDIATE already holds the lock)."""
-    if connection.dialect.name == "postgresql":
-        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+# Imported last: the ledger module builds on Store. Kept importable from here as it always was.
+from pytorch_insight.llm_ledger import LLMLedger  # noqa: E402

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pytorch_insight.config import Signal
 from pytorch_insight.model import Item, Relation
 from pytorch_insight.pipeline.facts import ItemFacts
 from pytorch_insight.pipeline.features import Features
 from pytorch_insight.pipeline.reasons import Reason
 from pytorch_insight.pipeline.severity import Judgement
+
+
+@dataclass(frozen=True, slots=True)
+class TextSignals:
+    """What the ranking reads in the item's own text, read before that text is released."""
+
+    fired: tuple[Signal, ...]  # the profile's signals the item fires, in profile order
+    keywords: tuple[str, ...]  # the reader's watched keywords it mentions
+    paths: tuple[str, ...]  # the reader's watched paths it names
 
 
 @dataclass(slots=True)
@@ -29,6 +39,7 @@ class Assessment:
     severity: float = 0.0  # points of the problem it states, or the worse one of its story (a fix: its issue)
     activity: int = 0  # comments inside the window
     learned: Judgement | None = None  # the learned judgement's class probabilities and their sentences
+    text_signals: TextSignals | None = None  # None until read (pipeline.read), or read by the ranking
 
     @property
     def id(self) -> str:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pytorch_insight.config import AreaRule, ClassificationWeights, Profile
@@ -91,9 +90,3 @@ class AreaClassifier:
             evidence.append("cc " + ", ".join(f"@{owner}" for owner in owners[:3]))
         return score, evidence
 
-
-def classify(assessments: Iterable[Assessment], profile: Profile, use_labels: bool = True) -> None:
-    classifier = AreaClassifier(profile, use_labels)
-    for assessment in assessments:
-        assessment.area_evidence = classifier.classify(assessment)
-        assessment.areas = list(assessment.area_evidence)

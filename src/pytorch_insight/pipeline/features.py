@@ -27,6 +27,7 @@ IDENTIFIER = re.compile(
     r"|[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\b"
 )
 BODY_LIMIT = 4000
+EMPTY: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -41,6 +42,11 @@ class Features:
     stack: tuple[int, ...]  # ghstack members listed in the body, this item included
     identifiers: frozenset[str] = field(default_factory=frozenset)
     participants: int = 0
+
+    def for_linking(self) -> Features:
+        """Only what fuse and link compare across items (ghstack lists, identifiers): the text and
+        word sets are read per item (areas, signals) and would be most of a window's memory."""
+        return Features("", "", EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, self.stack, self.identifiers, self.participants)
 
 
 def normalize_title(title: str | None) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from pytorch_insight.config import Profile
 from pytorch_insight.pipeline.assessment import Assessment
@@ -30,8 +29,3 @@ class NoiseRules:
                 found.append(reason("signal", tag=f"noise:{rule_id}", what=why))
         return found
 
-
-def mark_noise(assessments: Iterable[Assessment], profile: Profile) -> None:
-    rules = NoiseRules(profile)
-    for assessment in assessments:
-        assessment.noise = rules.reasons(assessment)

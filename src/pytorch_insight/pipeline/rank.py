@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pytorch_insight.config import LocalizedText, Profile, Reader, Signal
 from pytorch_insight.model import short_ref
-from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.assessment import Assessment, TextSignals
 from pytorch_insight.pipeline.facts import PROBLEM_KINDS
 from pytorch_insight.pipeline.features import KeywordSet
 from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, reason
@@ -117,17 +117,26 @@ class Ranker:
                 found.append((kind, weight * p, why))
         return found
 
+    def text_signals(self, assessment: Assessment) -> TextSignals:
+        """What the item's features say to the ranking: read from its text while that is held."""
+        text = assessment.features.text
+        return TextSignals(
+            fired=tuple(signal.signal for signal in self.signals if signal.fires(assessment)),
+            keywords=tuple(k for k in self.watched_keywords if k in text),
+            paths=tuple(p for p in self.watched_paths if p in text),
+        )
+
     def score(self, assessment: Assessment) -> tuple[float, list[Reason], Severity]:
         """(score, reasons, severity): the severity is what a fix of this item inherits."""
         settings, item = self.settings, assessment.item
         score = settings.base.get(item.kind, 1.0)
         severity = self.severity(assessment)
-        fired = [signal.signal for signal in self.signals if signal.fires(assessment)]
+        read = assessment.text_signals or self.text_signals(assessment)
         reasons = list(severity.reasons)
-        reasons += [reason("signal", tag=f"signal:{s.id}", what=s.reason) for s in fired]
-        score += severity.points + sum(signal.weight for signal in fired)
+        reasons += [reason("signal", tag=f"signal:{s.id}", what=s.reason) for s in read.fired]
+        score += severity.points + sum(signal.weight for signal in read.fired)
         score += self._engagement(assessment, reasons)
-        score += self._context(assessment, reasons)
+        score += self._context(assessment, read, reasons)
         weight = self.reader_weight(assessment)
         if weight != NEUTRAL_WEIGHT:
             best = max(assessment.areas, key=lambda area: self.reader.area_weights.get(area, NEUTRAL_WEIGHT))
@@ -177,7 +186,7 @@ class Ranker:
             reasons.append(reason("participants", n=participants))
         return total
 
-    def _context(self, assessment: Assessment, reasons: list[Reason]) -> float:
+    def _context(self, assessment: Assessment, read: TextSignals, reasons: list[Reason]) -> float:
         settings, item = self.settings, assessment.item
         total = 0.0
         fixes = sorted(r.target for r in assessment.relations if r.type == "fixed_by")
@@ -193,14 +202,12 @@ class Ranker:
         if author in self.watched_people:
             total += settings.watched_person
             reasons.append(reason("watched-person", reader=self.reader.role, login=item.author or ""))
-        keywords = [k for k in self.watched_keywords if k in assessment.features.text]
-        if keywords:
+        if read.keywords:
             total += settings.watched_keyword
-            reasons.append(reason("watched-keyword", reader=self.reader.role, keywords=", ".join(keywords[:3])))
-        paths = [p for p in self.watched_paths if p in assessment.features.text]
-        if paths:
+            reasons.append(reason("watched-keyword", reader=self.reader.role, keywords=", ".join(read.keywords[:3])))
+        if read.paths:
             total += settings.watched_path
-            reasons.append(reason("watched-path", path=paths[0]))
+            reasons.append(reason("watched-path", path=read.paths[0]))
         return total
 
     def priority(self, assessment: Assessment, story_kinds: set[str]) -> str:

@@ -34,6 +34,7 @@ from pytorch_insight.report.model import (
     Report,
     ReportItem,
     WindowModel,
+    row,
 )
 from pytorch_insight.report.narrative import Narrator
 from pytorch_insight.report.overview import OverviewWriter
@@ -301,7 +302,8 @@ class _Builder:
             if not members:
                 continue
             rows = [
-                ActivityRow(
+                row(
+                    ActivityRow,
                     id=a.id,
                     star=a.id in self.focus_ids,
                     ref=self.label(a.id),
@@ -339,7 +341,8 @@ class _Builder:
 
     def item(self, assessment: Assessment) -> ReportItem:
         item, lang = assessment.item, self.t.lang
-        return ReportItem(
+        return row(
+            ReportItem,
             id=item.id,
             source=item.source,
             kind=item.kind,
@@ -353,7 +356,7 @@ class _Builder:
             areas=assessment.areas,
             area_evidence=assessment.area_evidence,
             priority=assessment.priority,
-            score=assessment.score,
+            score=float(assessment.score),
             rank=assessment.rank,
             reasons=[r.text(lang) for r in assessment.reasons],
             noise=[r.text(lang) for r in assessment.noise],

@@ -169,7 +169,7 @@ def collect_with_workers(
             # An organisation's threads per repository, then the details: both read the store.
             steps = (thread_parts, focus_parts) if settings.profile.github.orgs else (focus_parts,)
             for make_parts in steps:
-                later = make_parts(store.items_in_window(window), settings.profile)
+                later = make_parts(list(store.items_in_window(window)), settings.profile)
                 pending = {
                     part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json()}) for part in later
                 }
