@@ -52,6 +52,9 @@ class GitHubProfile(BaseModel):
     exclude_repos: list[str] = Field(default_factory=list)
     merge_bots: list[str] = Field(default_factory=list)
     merged_labels: list[str] = Field(default_factory=list)
+    # A comment that asks the merge tooling to land a PR ("@pytorchbot merge"): in data that lacks
+    # the merged label, the one sign a closed PR was meant to land.
+    merge_commands: Regexes = Field(default_factory=list)
     landed_pattern: Annotated[str, AfterValidator(_landed_pattern)] = (
         r"Pull Request resolved:\s*https?://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/pull/(?P<number>\d+)"
     )

@@ -193,3 +193,42 @@ def test_a_first_guess_and_an_unaffected_path_are_no_root_cause() -> None:
         summary="",
     )
     assert found == ["However, the underlying issue seemed to be that the triton kernel was reading invalid memory."]
+
+
+def merge_thread(*comments: tuple[str, str], state: str = "closed") -> Any:
+    from pytorch_insight.model import Comment
+
+    pr = item(
+        11,
+        "Fix the exit crash",
+        "Fixes #10",
+        kind="pull_request",
+        state=state,
+        comments=[Comment(author=author, date="2026-04-09", body=body) for author, body in comments],
+    )
+    issue = item(10, "Compiled model crashes on exit", "It crashes on exit.", state="open")
+    ranked = assess([pr, issue], PROFILE)
+    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
+    by_number = {a.item.number: a for a in ranked}
+    analyser = RuleAnalyser()
+    return analyser.analyse(by_number[11], context, deep=False), analyser.analyse(by_number[10], context, deep=False)
+
+
+def test_a_merge_requested_before_a_pr_closed_is_stated_with_its_words() -> None:
+    pr, issue = merge_thread(("reviewer", "Looks good"), ("maintainer", "@pytorchbot merge -f \"CI is green\"\nthanks"))
+    assert pr.fix_state == "closed" and pr.merge_requested == 'maintainer: @pytorchbot merge -f "CI is green"'
+    assert issue.fix_state == "unconfirmed" and issue.merge_requested == pr.merge_requested  # its fix's request
+
+
+@pytest.mark.parametrize(
+    ("comments", "state"),
+    [
+        ((("maintainer", "@pytorchbot merge"), ("pytorchmergebot", "Merge failed: a required check failed")), "closed"),
+        ((("pytorchmergebot", "@pytorchbot merge"),), "closed"),  # the bot's own echo asks nothing
+        ((("maintainer", "Please don't @pytorchbot merge yet"),), "closed"),  # not a command line
+        ((("maintainer", "@pytorchbot merge"),), "open"),  # an open PR's state says it all
+    ],
+)
+def test_no_merge_request_is_read_where_none_stands(comments: tuple[tuple[str, str], ...], state: str) -> None:
+    pr, _ = merge_thread(*comments, state=state)
+    assert pr.merge_requested == ""

@@ -62,6 +62,8 @@ class Analysis(BaseModel):
     fix_refs: list[str] = Field(default_factory=list)
     # States of referenced PRs the window does not hold, as the timeline gave them.
     fix_ref_states: dict[str, str] = Field(default_factory=dict)
+    # A closed PR of the story whose thread asks the merge tooling to land it: "author: command".
+    merge_requested: str = ""
     facts: Facts = Field(default_factory=Facts)
     analyser: str = "rules"
     action: str = ""  # set by a language model that suggested one (rules decide otherwise)

@@ -16,9 +16,10 @@ from pytorch_insight.analysis.model import (
     FixState,
 )
 from pytorch_insight.analysis.roles import RoleModel, load_role_model
+from pytorch_insight.config import Profile
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import LETTER, Body, bounded, join_sentences, parse_body, section, sentences
+from pytorch_insight.text import LETTER, Body, bounded, join_sentences, parse_body, section, sentences, shorten
 
 SUMMARY_SECTIONS = (
     "describe the bug",
@@ -70,7 +71,7 @@ CODE_SPAN = re.compile(r"`([^`\n]{2,60})`")
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 LIST_ITEM = re.compile(r"^[ \t]*+(?:[-*+]|\d++[.)])[ \t].*$", re.M)
 URL = re.compile(r"https?://\S+")
-SUMMARY_WORDS = 4
+SUMMARY_WORDS = 5
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
 SCOPE = re.compile(
     r"\b\d+\s+(?:of\s+\d+\s+|out of\s+\d+\s+)?(?:\w+\s+)?(?:tests?|test cases|models?|jobs?|workflows?|"
@@ -140,6 +141,11 @@ class RuleAnalyser:
             facts=facts(item, body),
             analyser=self.name,
         )
+        if state in ("closed", "unconfirmed"):
+            closed = [assessment] if item.kind == "pull_request" else [context.by_id[r] for r in refs if r in context.by_id]
+            analysis.merge_requested = next(
+                (found for pr in closed if (found := merge_request(pr.item, context.profile))), ""
+            )
         if not analysis.facts.files:  # an issue's story touches the files its fixes change
             analysis.facts.files = [
                 FileChange.model_validate(change)
@@ -366,6 +372,32 @@ def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixStat
         # An umbrella's own fix is the progress of what it tracks.
         return "tracking", tracked
     return ("closed", []) if item.state == "closed" else ("none", [])
+
+
+MERGE_QUOTE = 80
+MERGE_FAILED = re.compile(r"\bmerge failed\b", re.I)
+
+
+def merge_request(item: Item, profile: Profile) -> str:
+    """"author: command" of the last comment asking the merge tooling to land this closed PR, unless
+    a later comment reports that the merge failed; "" when its thread shows none."""
+    if item.kind != "pull_request" or item.state != "closed" or not profile.github.merge_commands:
+        return ""
+    commands = [re.compile(pattern) for pattern in profile.github.merge_commands]
+    found = ""
+    for comment in item.comments:
+        text = comment.body or ""
+        if found and MERGE_FAILED.search(text):
+            found = ""
+            continue
+        if profile.is_bot(comment.author):
+            continue
+        for command in commands:
+            if match := command.search(text):
+                line = text[match.start() :].strip().splitlines()[0]
+                found = f"{comment.author or '?'}: {shorten(line, MERGE_QUOTE)}"
+                break
+    return found
 
 
 def timeline_prs(item: Item) -> dict[str, str]:

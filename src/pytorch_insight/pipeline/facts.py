@@ -47,7 +47,7 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"\b(?:silent(?:ly)?[ -](?:wrong|incorrect|corrupt\w*|disabled?|ignored?|dropped|skipped|broken|"
         r"bypass\w*|routed|turned off|fall\w* back|produc\w+|return\w*|chang\w+|discard\w*)"
         r"|(?:wrong|incorrect|invalid|corrupt(?:ed)?|garbage|bogus)\s+(?:\w+\s+)?(?:results?|outputs?|values?|"
-        r"gradients?|grads?|answers?|numerics|strides?|data|losses)"
+        r"gradients?|grads?|answers?|numerics|data|losses)"
         r"|(?:eager|compiled?)\s*(?:/|and|vs\.?|versus)\s*(?:eager|compiled?)\s+(?:\w+\s+){0,2}"
         r"(?:mismatch\w*|disagree\w*|differ\w*|divergen\w*)"
         r"|(?:mismatch\w*|disagree\w*|differ\w*)\s+(?:between|from)\s+(?:the\s+)?(?:eager|compiled?)"

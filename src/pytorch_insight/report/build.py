@@ -232,9 +232,10 @@ class _Builder:
         refs = self.join([self.ref(ref) for ref in analysis.fix_refs])
         if analysis.fix_state == "open" and not refs:
             return self.t("fix_open_self")
+        requested = self.t("fix_merge_requested", quote=analysis.merge_requested) if analysis.merge_requested else ""
         if analysis.fix_state == "closed":
-            return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "")
-        return self.t(f"fix_{analysis.fix_state}", refs=refs)
+            return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + requested
+        return self.t(f"fix_{analysis.fix_state}", refs=refs) + requested
 
     def tracking_text(self, tracked: list[str]) -> str:
         """Where an umbrella's tracked items stand, counted from their collected states."""

@@ -122,6 +122,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "窗口内没有修复 PR；其时间线显示引用它的 PR：{refs}",
         "en": "no fix PR in the window; its timeline shows PRs referencing it: {refs}",
     },
+    "fix_merge_requested": {
+        "zh": "；关闭前有人请求合入（{quote}）",
+        "en": "; a merge was requested before it closed ({quote})",
+    },
     "fix_open_self": {"zh": "PR 进行中，尚未合入", "en": "PR open, not merged yet"},
     "fix_tracking": {
         "zh": "跟踪 {n} 项：已关闭 {closed} 项，有修复 PR 的 {fixing} 项，仍开放 {open} 项{missing}",
@@ -207,6 +211,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_pending": {"zh": "PR 尚未合入", "en": "the PR has not landed yet"},
     "because_landed": {"zh": "已合入的改动", "en": "a landed change"},
     "because_closed_change": {"zh": "PR 已关闭，未确认合入", "en": "the PR was closed without a confirmed merge"},
+    "because_merge_requested": {
+        "zh": "PR 在有人请求合入后关闭，数据中没有合入确认",
+        "en": "the PR closed after a merge was requested; the data shows no confirmation",
+    },
     "because_closed_fix_severe": {
         "zh": "PR 已关闭、未确认合入，而所修的是{harm}",
         "en": "the PR was closed without a confirmed merge, and the problem it fixes is {harm}",
