@@ -31,7 +31,10 @@ from pytorch_insight.learn.roles import RoleSentence, labelled_sentences, write_
 
 ISSUES = ROOT / "benchmarks" / "data" / "corpus" / "pytorch-labelled-issues.jsonl"
 OUT = ROOT / "benchmarks" / "data" / "corpus" / "pytorch-role-sentences.jsonl"
-WEEKS = [*(ROOT / "benchmarks" / "data" / "raw").glob("*.jsonl"), *(ROOT.parent / "shared" / "data" / "raw").glob("*.jsonl")]
+WEEKS = [
+    *(ROOT / "benchmarks" / "data" / "raw").glob("*.jsonl"),
+    *(ROOT.parent / "shared" / "data" / "raw").glob("*.jsonl"),
+]
 PR_SUBJECT = re.compile(r"\(#(\d+)\)\s*$")
 RESOLVED = re.compile(r"Pull Request resolved:\s*(https://github\.com/[\w.-]+/[\w.-]+/pull/(\d+))")
 # pytorch/pytorch numbers have six digits; the other repositories' stay far below.
@@ -56,7 +59,11 @@ def issue_texts() -> Iterator[tuple[str, str, str]]:
     for line in ISSUES.read_text(encoding="utf-8").splitlines():
         data = json.loads(line)
         kind = "pull" if data.get("kind") == "pull_request" else "issues"
-        yield f"{data['repo']}#{data['number']}", f"https://github.com/{data['repo']}/{kind}/{data['number']}", data["text"]
+        yield (
+            f"{data['repo']}#{data['number']}",
+            f"https://github.com/{data['repo']}/{kind}/{data['number']}",
+            data["text"],
+        )
 
 
 def commit_texts(git_dir: Path) -> Iterator[tuple[str, str, str]]:
@@ -98,7 +105,10 @@ def build(git_dirs: list[Path]) -> list[RoleSentence]:
             if thread in seen:
                 continue
             seen.add(thread)
-            records += [RoleSentence(role, sentence, thread, url, heading) for role, heading, sentence in labelled_sentences(text)]
+            records += [
+                RoleSentence(role, sentence, thread, url, heading)
+                for role, heading, sentence in labelled_sentences(text)
+            ]
     print(f"skipped: {dict(skipped)}", file=sys.stderr)
     return capped(records)
 

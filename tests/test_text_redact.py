@@ -98,7 +98,6 @@ def test_a_clean_document_is_returned_as_it_is(text: str) -> None:
     assert scrub_document(status) is status
 
 
-
 class _Row(BaseModel):
     text: str
 

@@ -396,11 +396,17 @@ def worker(ctx: Context, concurrency: int | None, name: str | None) -> None:
 
 @cli.command()
 @click.option(
-    "--corpus", "corpus_files", multiple=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    "--corpus",
+    "corpus_files",
+    multiple=True,
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
     help="Train on these JSONL files of labelled issues instead of harvesting GitHub (repeatable).",
 )
 @click.option(
-    "--hold-out", "held_out", multiple=True, type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    "--hold-out",
+    "held_out",
+    multiple=True,
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
     help="Never train on the threads of these JSONL files (weeks the model is judged on).",
 )
 @click.option("--repo", "repos", multiple=True, help="Repository to harvest (default: the profile's).")

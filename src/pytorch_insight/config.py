@@ -34,8 +34,6 @@ POSTGRES_INSTALL = 'pip install "pytorch-insight[postgres]"'
 REPOSITORY = re.compile(r"[\w.-]+/[\w.-]+")
 
 
-
-
 def _landed_pattern(pattern: str) -> str:
     if "number" not in re.compile(_regexes([pattern])[0]).groupindex:
         raise ValueError(f"{pattern!r} needs a (?P<number>...) group for the PR number")

@@ -31,7 +31,9 @@ def week() -> dict[str, FocusEntry]:
 def test_a_fix_pr_is_reviewed_itself_not_its_issue() -> None:
     # Its issue is outside the window, so the PR leads its story whatever the ranking.
     entry = focus(
-        item(4006, "Fix the flex attention backward crash", "Fixes #3999: an illegal memory access.", kind="pull_request")
+        item(
+            4006, "Fix the flex attention backward crash", "Fixes #3999: an illegal memory access.", kind="pull_request"
+        )
     )["#4006"]
     assert "review this PR (#4006)" in entry.reason
     assert "review #3999" not in entry.reason and entry.action == "follow"

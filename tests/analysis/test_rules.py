@@ -215,7 +215,7 @@ def merge_thread(*comments: tuple[str, str], state: str = "closed") -> Any:
 
 
 def test_a_merge_requested_before_a_pr_closed_is_stated_with_its_words() -> None:
-    pr, issue = merge_thread(("reviewer", "Looks good"), ("maintainer", "@pytorchbot merge -f \"CI is green\"\nthanks"))
+    pr, issue = merge_thread(("reviewer", "Looks good"), ("maintainer", '@pytorchbot merge -f "CI is green"\nthanks'))
     assert pr.fix_state == "closed" and pr.merge_requested == 'maintainer: @pytorchbot merge -f "CI is green"'
     assert issue.fix_state == "unconfirmed" and issue.merge_requested == pr.merge_requested  # its fix's request
 
@@ -232,3 +232,21 @@ def test_a_merge_requested_before_a_pr_closed_is_stated_with_its_words() -> None
 def test_no_merge_request_is_read_where_none_stands(comments: tuple[tuple[str, str], ...], state: str) -> None:
     pr, _ = merge_thread(*comments, state=state)
     assert pr.merge_requested == ""
+
+
+def test_a_pr_the_thread_announces_without_naming_it_is_said_to_exist() -> None:
+    from pytorch_insight.model import Comment
+
+    issue = item(
+        12,
+        "maximum returns a wrong value",
+        "It returns 247.",
+        comments=[
+            Comment(author="contributor", date="2026-04-09", body="I have created a PR for this, kindly review.")
+        ],
+    )
+    ranked = assess([issue], PROFILE)
+    analysis = RuleAnalyser().analyse(
+        ranked[0], AnalysisContext(PROFILE, PROFILE.reader(None), {ranked[0].id: ranked[0]}), False
+    )
+    assert analysis.fix_state == "none" and analysis.pr_mentioned == "contributor: “created a PR”"

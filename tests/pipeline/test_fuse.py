@@ -99,8 +99,11 @@ def test_ghstack_members_are_grouped() -> None:
 def test_a_cherry_pick_never_stands_for_its_original() -> None:
     original = item(100, "[inductor] Fix wrong strides in pad_mm", kind="pull_request", state="closed")
     picked = item(
-        200, "[release/2.12] [inductor] Fix wrong strides in pad_mm", "Cherry-pick of #100 to the release branch.",
-        kind="pull_request", state="merged",
+        200,
+        "[release/2.12] [inductor] Fix wrong strides in pad_mm",
+        "Cherry-pick of #100 to the release branch.",
+        kind="pull_request",
+        state="merged",
     )
     same_title = item(
         300, "[inductor] Fix wrong strides in pad_mm", "Cherry picked from #999", kind="pull_request", state="merged"
@@ -128,7 +131,9 @@ def test_relands_of_one_change_are_linked_whatever_their_count() -> None:
 def test_a_partial_fix_of_an_issue_url_is_a_fix_link() -> None:
     issue = item(40, "torch.cdist returns wrong values for large inputs")
     fix = item(
-        41, "Handle large inputs in cdist", "Partial fix of https://github.com/pytorch/pytorch/issues/40",
+        41,
+        "Handle large inputs in cdist",
+        "Partial fix of https://github.com/pytorch/pytorch/issues/40",
         kind="pull_request",
     )
     result = run(issue, fix)

@@ -299,7 +299,11 @@ def test_the_report_fits_a_desktop_and_a_phone(devtools: DevTools, tmp_path: Pat
     html.write_text(render_html(report), encoding="utf-8")
     devtools.page("Page.enable")
     devtools.page("Network.enable")
-    named = {"high": {"zh": "高", "en": "high"}, "medium": {"zh": "中", "en": "medium"}, "low": {"zh": "低", "en": "low"}}
+    named = {
+        "high": {"zh": "高", "en": "high"},
+        "medium": {"zh": "中", "en": "medium"},
+        "low": {"zh": "低", "en": "low"},
+    }
     words = [named[priority][report.lang] for priority in {entry.priority for entry in report.focus}]
     assert words
     for screen, (width, height, mobile) in SCREENS.items():

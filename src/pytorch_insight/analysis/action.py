@@ -103,7 +103,9 @@ def _change(assessment: Assessment, analysis: Analysis, severe: bool) -> Suggest
     if analysis.fix_state == "closed":
         # PyTorch closes the PRs it lands through its merge tooling: "closed" may well mean landed.
         if analysis.merge_requested:
-            return Suggestion("track", "P1" if high or severe else "P2", "do_check_landed", "because_merge_requested", own)
+            return Suggestion(
+                "track", "P1" if high or severe else "P2", "do_check_landed", "because_merge_requested", own
+            )
         if fixes and severe:
             return Suggestion("track", "P1", "do_check_landed", "because_closed_fix_severe", own)
         return Suggestion("track", "P1" if high else "P2", "do_check_landed", "because_closed_change", own)

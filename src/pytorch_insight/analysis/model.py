@@ -64,6 +64,8 @@ class Analysis(BaseModel):
     fix_ref_states: dict[str, str] = Field(default_factory=dict)
     # A closed PR of the story whose thread asks the merge tooling to land it: "author: command".
     merge_requested: str = ""
+    # An issue with no fix PR in the data whose thread says one was opened: "author: words".
+    pr_mentioned: str = ""
     facts: Facts = Field(default_factory=Facts)
     analyser: str = "rules"
     action: str = ""  # set by a language model that suggested one (rules decide otherwise)

@@ -141,8 +141,12 @@ class RuleAnalyser:
             facts=facts(item, body),
             analyser=self.name,
         )
+        if state in ("none", "closed") and item.kind in ("issue", "rfc") and not refs:
+            analysis.pr_mentioned = pr_mentioned(item, context.profile)
         if state in ("closed", "unconfirmed"):
-            closed = [assessment] if item.kind == "pull_request" else [context.by_id[r] for r in refs if r in context.by_id]
+            closed = (
+                [assessment] if item.kind == "pull_request" else [context.by_id[r] for r in refs if r in context.by_id]
+            )
             analysis.merge_requested = next(
                 (found for pr in closed if (found := merge_request(pr.item, context.profile))), ""
             )
@@ -375,11 +379,26 @@ def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixStat
 
 
 MERGE_QUOTE = 80
+# "I have created a PR for this": a fix the thread announces without naming it.
+PR_OPENED = re.compile(
+    r"\b(?:created|opened|submitted|raised|sent|put up|filed)\s+(?:a|the|an)\s+(?:\w+\s+)?(?:pr|pull request)\b",
+    re.I,
+)
+
+
+def pr_mentioned(item: Item, profile: Profile) -> str:
+    """ "author: words" of the first comment saying a PR was opened for this issue, "" if none does."""
+    for comment in item.comments:
+        if not profile.is_bot(comment.author) and (match := PR_OPENED.search(comment.body or "")):
+            return f"{comment.author or '?'}: “{shorten(match.group(0), MERGE_QUOTE)}”"
+    return ""
+
+
 MERGE_FAILED = re.compile(r"\bmerge failed\b", re.I)
 
 
 def merge_request(item: Item, profile: Profile) -> str:
-    """"author: command" of the last comment asking the merge tooling to land this closed PR, unless
+    """ "author: command" of the last comment asking the merge tooling to land this closed PR, unless
     a later comment reports that the merge failed; "" when its thread shows none."""
     if item.kind != "pull_request" or item.state != "closed" or not profile.github.merge_commands:
         return ""

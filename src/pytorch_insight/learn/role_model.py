@@ -76,7 +76,8 @@ def train_roles(paths: Sequence[Path], out: Path) -> dict:
         "INLINE_LEADS), the heading itself removed",
         "not_learned": [role for role in ROLES if role not in model.classes],
         "evaluation": {
-            "method": f"trained on the threads outside a {TEST_SHARE:.0%} hash sample of threads, tested on the sentences "
+            "method": f"trained on the threads outside a {TEST_SHARE:.0%} hash sample of threads, "
+            "tested on the sentences "
             "of that sample; precision and recall of 'p(role) >= threshold' per role",
             "train_sentences": len(train),
             "test_sentences": len(test),

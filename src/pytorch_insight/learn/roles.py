@@ -137,7 +137,8 @@ INLINE_LEADS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "cause",
         re.compile(
             r"^(?:the (?:root )?cause (?:is|was)(?: that)?\b|root cause:|the reason (?:is|was) that\b|"
-            r"this (?:is|was) caused by\b|the (?:underlying|real|actual) (?:issue|problem|cause) (?:is|was)(?: that)?\b)"
+            r"this (?:is|was) caused by\b|"
+            r"the (?:underlying|real|actual) (?:issue|problem|cause) (?:is|was)(?: that)?\b)"
             r"[\s,:]*",
             re.I,
         ),
@@ -250,7 +251,9 @@ def read_role_corpus(paths: Iterable[Path]) -> list[RoleSentence]:
                 data = json.loads(line)
                 if data.get("role") not in ROLES or not isinstance(data.get("text"), str):
                     continue
-                record = RoleSentence(data["role"], data["text"], data["thread"], data.get("url", ""), data.get("heading", ""))
+                record = RoleSentence(
+                    data["role"], data["text"], data["thread"], data.get("url", ""), data.get("heading", "")
+                )
                 found.setdefault((record.thread, record.text), record)
     return list(found.values())
 

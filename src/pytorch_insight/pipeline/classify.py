@@ -89,4 +89,3 @@ class AreaClassifier:
             score += min(weights.owner_cap, weights.owner * len(owners))
             evidence.append("cc " + ", ".join(f"@{owner}" for owner in owners[:3]))
         return score, evidence
-

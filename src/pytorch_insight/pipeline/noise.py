@@ -28,4 +28,3 @@ class NoiseRules:
             if any(p.search(title) for p in patterns) or labels & rule_labels or item.kind in kinds:
                 found.append(reason("signal", tag=f"noise:{rule_id}", what=why))
         return found
-

@@ -233,6 +233,8 @@ class _Builder:
         if analysis.fix_state == "open" and not refs:
             return self.t("fix_open_self")
         requested = self.t("fix_merge_requested", quote=analysis.merge_requested) if analysis.merge_requested else ""
+        if analysis.pr_mentioned:
+            requested += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
         if analysis.fix_state == "closed":
             return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + requested
         return self.t(f"fix_{analysis.fix_state}", refs=refs) + requested

@@ -126,6 +126,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "；关闭前有人请求合入（{quote}）",
         "en": "; a merge was requested before it closed ({quote})",
     },
+    "fix_pr_mentioned": {
+        "zh": "；讨论中有人说已提交 PR（{quote}），但没有给出编号",
+        "en": "; a comment says a PR was opened ({quote}) without naming it",
+    },
     "fix_open_self": {"zh": "PR 进行中，尚未合入", "en": "PR open, not merged yet"},
     "fix_tracking": {
         "zh": "跟踪 {n} 项：已关闭 {closed} 项，有修复 PR 的 {fixing} 项，仍开放 {open} 项{missing}",
