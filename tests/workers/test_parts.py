@@ -26,7 +26,7 @@ def test_one_part_per_repository_organisation_forum_feed_and_calendar() -> None:
     )
     parts = split_job(profile, ("github", "forum", "blog", "events", "slack"))
     labels = [part.label for part in parts]
-    assert labels[:3] == ["github pytorch/pytorch", "github pytorch/ao", "github meta-pytorch"]
+    assert labels[:3] == ["github pytorch/pytorch", "github pytorch/ao", "github meta-pytorch plan"]
     assert len([p for p in parts if p.source == "forum"]) == len(profile.forums) > 0
     assert len([p for p in parts if p.source == "blog"]) == len(profile.feeds) > 0
     assert len([p for p in parts if p.source == "events"]) == len(profile.events) > 0
