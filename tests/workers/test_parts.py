@@ -10,8 +10,8 @@ import pytest
 from pytorch_insight.config import load_profile, load_settings
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.model import CoverageStatus, SourceStatus
-from pytorch_insight.workers.app import celery_app, hide_password
 from pytorch_insight.sources.github_plan import Slice
+from pytorch_insight.workers.app import celery_app, hide_password
 from pytorch_insight.workers.parts import Part, merge_statuses, narrow, slice_parts, split_job
 from pytorch_insight.workers.tasks import store_identity
 
