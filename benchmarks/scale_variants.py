@@ -9,6 +9,8 @@ Variants (each on top of the organisation's ordinary week):
                  (1,304 in one day: past search's 1,000 cap), spread over the day
   burst          1,150 PRs of one repository and 30 items of ten others created in the same second
                  (a bot's burst: past the cap even within one second)
+  dominant       one repository opens 2,400 more items over the week (one every four minutes):
+                 it holds most of the organisation's week, as pytorch/pytorch does its own
   long-threads   30 of the week's items with 160 comments each
   late-comments  a third of the commented items commented on again in the two days after the
                  week, collected two days after it
@@ -91,6 +93,21 @@ def burst(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows + added
 
 
+def dominant(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    start = datetime.combine(WINDOW.since, datetime.min.time(), timezone.utc)
+    added = [
+        extra_row(
+            f"{ORG}/repo03",
+            90_000 + n,
+            "pull_request" if n % 2 else "issue",
+            start + timedelta(minutes=4 * n, seconds=n % 60),
+            f"change {n}",
+        )
+        for n in range(2400)
+    ]
+    return rows + added
+
+
 def long_threads(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rng = random.Random(5)
     chosen = rng.sample([row for row in rows if active(row)], 30)
@@ -123,6 +140,7 @@ VARIANTS = {
     "base": lambda rows: rows,
     "busy-day": busy_day,
     "burst": burst,
+    "dominant": dominant,
     "long-threads": long_threads,
     "late-comments": late_comments,
 }

@@ -89,6 +89,15 @@ class RequestStats:
         return self.requests - self.not_modified
 
 
+@dataclass(frozen=True)
+class RateBudget:
+    """A rate-limit bucket as the last answer from it said: what is left, of how many, until when."""
+
+    limit: int
+    remaining: int
+    reset: float  # epoch seconds
+
+
 @dataclass
 class Page:
     data: Any
@@ -141,6 +150,7 @@ class HttpClient:
         # path family draws from, and the reset time of those a response said are spent.
         self._buckets: dict[tuple[Origin, str], str] = {}
         self._spent: dict[str, float] = {}
+        self._budgets: dict[str, RateBudget] = {}
         # Redirects are followed by hand, so credentials can be dropped when one leaves the origin.
         self._client = httpx.Client(
             base_url=base_url,
@@ -269,10 +279,19 @@ class HttpClient:
             return
         self._buckets[_bucket_key(url)] = resource
         reset = _seconds(response.headers.get("X-RateLimit-Reset"), -1.0)
+        limit = _seconds(response.headers.get("X-RateLimit-Limit"), -1.0)
+        remaining = _seconds(response.headers.get("X-RateLimit-Remaining"), -1.0)
+        if limit >= 0 and remaining >= 0:
+            self._budgets[resource] = RateBudget(int(limit), int(remaining), reset)
         if response.headers.get("X-RateLimit-Remaining") == "0" and reset > 0:
             self._spent[resource] = reset
         else:
             self._spent.pop(resource, None)
+
+    def budget(self, resource: str) -> RateBudget | None:
+        """What the last answer from a bucket (`core`, `search`) said is left of it; a planner
+        weighs its paths by it (GitHub's search allows 30 requests a minute, core 5,000 an hour)."""
+        return self._budgets.get(resource)
 
     def _await_budget(self, url: httpx.URL) -> None:
         """Wait for the reset of a spent bucket before asking it again, rather than be refused

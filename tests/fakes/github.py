@@ -148,6 +148,9 @@ class FakeGitHub(LocalServer):
             return 200, None, {}
         if path == "/search/issues":
             return self.search(query, api)
+        org = re.fullmatch(r"/orgs/([^/]+)/repos", path)
+        if org:
+            return self.org_repos(org.group(1), api)
         match = re.fullmatch(r"/repos/([^/]+/[^/]+)(/.*)?", path)
         if not match or match.group(1) not in self.threads:
             return (
@@ -198,6 +201,22 @@ class FakeGitHub(LocalServer):
                 return 200, pull_payload(thread, api, detailed=True), {}
             return 200, issue_payload(thread, api), {}
         return 404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"}, {}
+
+    def org_repos(self, org: str, api: str) -> tuple[int, Any, dict[str, str]]:
+        """An organisation's repositories by name, each with GitHub's `open_issues_count` (its open
+        issues and pull requests together); an unknown organisation is a 404."""
+        names = sorted(repo for repo in self.threads if repo.split("/")[0].lower() == org.lower())
+        if not names:
+            return 404, {"message": "Not Found", "documentation_url": f"{DOCS}/repos/repos", "status": "404"}, {}
+        payloads = [
+            {
+                **repo_payload(repo, api),
+                "archived": False,
+                "open_issues_count": sum(1 for t in self.threads[repo].values() if t.closed is None),
+            }
+            for repo in names
+        ]
+        return 200, payloads, {}
 
     def timeline(self, thread: Thread, api: str) -> list[dict[str, Any]]:
         """The issue's events, oldest first. A row's explicit `timeline` replaces the synthesised

@@ -10,8 +10,9 @@ import pytest
 from pytorch_insight.config import load_profile, load_settings
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.model import CoverageStatus, SourceStatus
+from pytorch_insight.sources.github_plan import Slice
 from pytorch_insight.workers.app import celery_app, hide_password
-from pytorch_insight.workers.parts import merge_statuses, narrow, split_job
+from pytorch_insight.workers.parts import Part, merge_statuses, narrow, slice_parts, split_job
 from pytorch_insight.workers.tasks import store_identity
 
 
@@ -26,7 +27,7 @@ def test_one_part_per_repository_organisation_forum_feed_and_calendar() -> None:
     )
     parts = split_job(profile, ("github", "forum", "blog", "events", "slack"))
     labels = [part.label for part in parts]
-    assert labels[:3] == ["github pytorch/pytorch", "github pytorch/ao", "github meta-pytorch"]
+    assert labels[:3] == ["github pytorch/pytorch", "github pytorch/ao", "github meta-pytorch plan"]
     assert len([p for p in parts if p.source == "forum"]) == len(profile.forums) > 0
     assert len([p for p in parts if p.source == "blog"]) == len(profile.feeds) > 0
     assert len([p for p in parts if p.source == "events"]) == len(profile.events) > 0
@@ -76,3 +77,19 @@ def test_a_store_is_named_the_same_from_anywhere(tmp_path: Path, monkeypatch: py
     assert store_identity("insight.db") == store_identity(str(tmp_path / "insight.db"))
     url = "postgresql+psycopg://insight:pw123456@db:5432/insight"
     assert store_identity(url) == "postgresql+psycopg://insight:***@db:5432/insight"
+
+
+def test_an_organisations_plan_becomes_one_task_per_slice() -> None:
+    plan = Part("github", "org-plan", "acme", "github acme plan")
+    slices = [Slice("acme", listed="acme/a"), Slice("acme", query="org:acme -repo:acme/a")]
+    ok = {**SourceStatus(name="github", status=CoverageStatus.OK).model_dump(mode="json")}
+    parts = slice_parts([plan], {plan.label: (True, [{**ok, "slices": [piece.as_json() for piece in slices]}])})
+    assert [(part.kind, part.label) for part in parts] == [
+        ("org-slice", "github org:acme acme/a listing"),
+        ("org-slice", "github org:acme search"),
+    ]
+    assert [Slice.from_json(part.as_json()["slice"]) for part in parts] == slices
+    profile = narrow(load_profile("pytorch"), parts[1].as_json())
+    assert (profile.github.repositories, profile.github.orgs) == ([], ["acme"])
+    # A plan that failed (or found nothing to cut) leaves the organisation one task, as before.
+    assert [(p.kind, p.target) for p in slice_parts([plan], {plan.label: (False, "boom")})] == [("org", "acme")]

@@ -47,11 +47,19 @@ def unreachable_note(error: Unreachable, setting: str) -> str:
     return f"{error}: check the network or {setting}"
 
 
-def finished(name: str, stats: RequestStats, items: int, problems: Sequence[str], paused: bool = False) -> SourceStatus:
+def finished(
+    name: str,
+    stats: RequestStats,
+    items: int,
+    problems: Sequence[str],
+    paused: bool = False,
+    info: Sequence[str] = (),
+) -> SourceStatus:
     """The usual ending: ok without problems, partial when something was stored anyway or the
     source only stopped for a rate limit (`paused`: the next run goes on), else failed.
 
-    What the HTTP client declined to fetch (`stats.notes`) counts as a problem too."""
+    What the HTTP client declined to fetch (`stats.notes`) counts as a problem too; `info` (how
+    the source chose to read the window) joins the note without making it partial."""
     problems = [*problems, *stats.notes]
     if not problems:
         status = CoverageStatus.OK
@@ -63,7 +71,7 @@ def finished(name: str, stats: RequestStats, items: int, problems: Sequence[str]
         items=items,
         requests=stats.requests,
         not_modified=stats.not_modified,
-        note="; ".join(problems),
+        note="; ".join([*problems, *info]),
     )
 
 

@@ -20,20 +20,27 @@ from pytorch_insight.config import Profile
 from pytorch_insight.errors import NotFound, RateLimited, RemoteError, Unauthorized
 from pytorch_insight.http import HttpClient, RequestStats, Unreachable
 from pytorch_insight.model import (
-    Comment,
     Item,
     SourceStatus,
     github_item_id,
-    merge_comments,
 )
-from pytorch_insight.sources import Emit, Lookup, Progress, build_each, finished, skipped_note, unreachable_note
+from pytorch_insight.sources import (
+    Emit,
+    Lookup,
+    NoProgress,
+    Progress,
+    build_each,
+    finished,
+    skipped_note,
+    unreachable_note,
+)
 from pytorch_insight.sources.commits import commit_to_item, fetch_commits
+from pytorch_insight.sources.github_items import issue_to_item, merge_state
 from pytorch_insight.sources.github_listing import (
     comment_from_payload,
     fetch_updated_since,
-    issue_comment_count,
-    pages_left,
 )
+from pytorch_insight.sources.github_plan import OrgPlan, Slice, plan_org, slice_pages
 from pytorch_insight.sources.github_search import (
     PER_PAGE,
     SEARCH_CAP,
@@ -42,8 +49,9 @@ from pytorch_insight.sources.github_search import (
     repository_of,
     window_searches,
 )
+from pytorch_insight.sources.github_threads import attach, missing_threads, repository_comments
 from pytorch_insight.sources.github_timeline import timeline_refs
-from pytorch_insight.window import Window, github_time, parse_timestamp
+from pytorch_insight.window import Window
 
 FocusSelector = Callable[[list[Item]], list[Item]]
 # Past this, "updated since the window began" drags in months of later activity: search instead.
@@ -103,25 +111,34 @@ class GitHubSource:
     def _reset(self) -> None:
         self.stats = RequestStats()
         self.notes: list[str] = []
+        self.info: list[str] = []  # how the window was read (an organisation's plan): no problem
         self.skipped: list[str] = []  # records that do not fit an item (a date that is no date)
         self.rate_limited = False
         self.stored: set[str] = set()
         self._runs: list[_RepoRun] = []
         self._focus: set[str] | None = None
         self._org_threads = True
+        self._slices: list[Slice] = []
 
     # -- the run ----------------------------------------------------------------------------------
 
     def fetch(
-        self, window: Window, emit: Emit, progress: Progress, details: bool = True, org_threads: bool = True
+        self,
+        window: Window,
+        emit: Emit,
+        progress: Progress,
+        details: bool = True,
+        org_threads: bool = True,
+        org_slices: Sequence[Slice] = (),
     ) -> SourceStatus:
         """The window's lists, commits and threads, then (with `details`) the focus candidates'
         file lists and timelines. The workers collect without details, in parallel, and fetch the
         details of candidates picked once for the whole window (`fetch_details`); an
         organisation's threads, without `org_threads`, are left to tasks per repository
-        (`fetch_threads`)."""
+        (`fetch_threads`), and its slices, planned once (`plan_orgs`), are given one a task."""
         self._reset()
         self._org_threads = org_threads
+        self._slices = list(org_slices)
         github = self.profile.github
         runs = [_RepoRun(repo) for repo in github.repositories]
         orgs = [_OrgRun(scope) for org in github.orgs if not (scope := OrgScope.of(org, github)).empty]
@@ -136,6 +153,24 @@ class GitHubSource:
             phases += [(self._collect_files, runs), (self._collect_timelines, runs)]
         stop = self._run_phases(phases, window, self._saver(emit), progress)
         return self._status([*orgs, *runs], stop)
+
+    def plan_orgs(self, window: Window) -> tuple[list[OrgPlan], SourceStatus]:
+        """How each organisation of the profile is best read in this window, as slices (the
+        workers' tasks), and what the counting cost."""
+        self._reset()
+        plans: list[OrgPlan] = []
+        scopes = [
+            scope for org in self.profile.github.orgs if not (scope := OrgScope.of(org, self.profile.github)).empty
+        ]
+        runs = [_OrgRun(scope) for scope in scopes]
+
+        def plan(run: _RepoRun | _OrgRun, window: Window, save: Emit, progress: Progress) -> None:
+            assert isinstance(run, _OrgRun)
+            plans.append(plan_org(self.client, self.stats, run.scope, window, self._is_recent(window)))
+            self.info.append(plans[-1].note)
+
+        stop = self._run_phases([(plan, runs)], window, lambda batch: None, NoProgress())
+        return plans, self._status(runs, stop)
 
     def fetch_details(self, window: Window, ids: Sequence[str], emit: Emit, progress: Progress) -> SourceStatus:
         """The file lists and timelines of focus candidates already stored (picked across the
@@ -226,7 +261,7 @@ class GitHubSource:
         problems = [problem for run in runs for problem in run.problems] + ([stop] if stop else []) + self.notes
         problems += skipped_note(self.skipped)
         # A spent budget is a pause, not a failure, even before the first item: a later run fills in.
-        return finished(self.name, self.stats, len(self.stored), problems, paused=self.rate_limited)
+        return finished(self.name, self.stats, len(self.stored), problems, paused=self.rate_limited, info=self.info)
 
     # -- phase 1: the item lists -----------------------------------------------------------------
 
@@ -258,9 +293,12 @@ class GitHubSource:
         then fetch as for any other repository."""
         by_repo = {known.repo.lower(): known for known in self._runs}
         scope = run.scope
-        for payloads in window_searches(
-            self.client, self.stats, scope.query, window, self.notes, self.search_cap, run.repo
-        ):
+        slices = [piece for piece in self._slices if piece.org.lower() == scope.org.lower()]
+        note = ""
+        if not slices:  # in-process: planned here; a worker's task is given its slice
+            plan = plan_org(self.client, self.stats, scope, window, self._is_recent(window))
+            slices, note = list(plan.slices), plan.note
+        for payloads in slice_pages(self.client, self.stats, slices, window, self.notes, self.search_cap):
             wanted = [
                 (payload, repo)
                 for payload in payloads
@@ -282,6 +320,8 @@ class GitHubSource:
                 target.items[item.number] = item
             save(batch)
             progress.update(self.name, f"{run.repo}: issues and pull requests", len(self.stored))
+        if note:
+            self.info.append(note)
 
     def _keep_what_is_known(self, batch: list[Item]) -> list[Item]:
         """A listing knows nothing of threads, file lists, timelines or landed commits fetched earlier:
@@ -302,53 +342,10 @@ class GitHubSource:
         return kept
 
     def issue_to_item(self, payload: dict[str, Any], repo: str) -> Item:
-        labels = [label["name"] if isinstance(label, dict) else str(label) for label in payload.get("labels") or []]
-        title = payload.get("title") or ""
-        state, merged, evidence = self._merge_state(payload, labels)
-        extra = {"merge_evidence": evidence} if evidence else {}
-        return Item(
-            id=github_item_id(repo, payload["number"]),
-            source="github",
-            kind=self._kind(payload, title, labels),
-            repo=repo,
-            number=payload["number"],
-            url=payload.get("html_url"),
-            title=title,
-            body=payload.get("body") or "",
-            author=(payload.get("user") or {}).get("login"),
-            state=state,
-            created=payload.get("created_at"),
-            updated=payload.get("updated_at"),
-            closed=payload.get("closed_at"),
-            merged=merged,
-            labels=labels,
-            comment_count=payload.get("comments"),
-            reactions=(payload.get("reactions") or {}).get("total_count"),
-            raw=payload,
-            **extra,
-        )
-
-    def _kind(self, payload: dict[str, Any], title: str, labels: list[str]) -> str:
-        rules = self.profile.github
-        lowered = title.lower()
-        if any(tag.lower() in lowered for tag in rules.rfc_title_tags) or set(labels) & set(rules.rfc_labels):
-            return "rfc"
-        return "pull_request" if is_pull_request(payload) else "issue"
+        return issue_to_item(payload, repo, self.profile.github)
 
     def _merge_state(self, payload: dict[str, Any], labels: list[str]) -> tuple[str, str | None, str]:
-        """PyTorch PRs land through a bot and show "closed": the Merged label also means merged."""
-        state = payload.get("state") or "open"
-        pull = payload.get("pull_request")
-        if not is_pull_request(payload):
-            return state, None, ""
-        if pull.get("merged_at"):
-            return "merged", pull["merged_at"], "GitHub merged_at"
-        merged_labels = sorted(set(labels) & set(self.profile.github.merged_labels))
-        if state == "closed" and merged_labels:
-            closer = (payload.get("closed_by") or {}).get("login")
-            by = f", closed by {closer}" if closer else ""
-            return "merged", payload.get("closed_at"), f"label {merged_labels[0]}{by}"
-        return state, None, ""
+        return merge_state(payload, labels, self.profile.github)
 
     # -- phase 2: landed commits ---------------------------------------------------------------
 
@@ -386,15 +383,15 @@ class GitHubSource:
     def _collect_comments(self, run: _RepoRun, window: Window, save: Emit, progress: Progress) -> None:
         if run.org is not None and not self._org_threads:
             return  # an organisation's repositories get tasks of their own (the workers' `fetch_threads`)
-        missing = self._missing_threads(run)
+        missing = missing_threads(run.items)
         expected_pages = math.ceil(sum(item.comment_count or 0 for item in missing) / PER_PAGE)
         # The repository-wide listing also returns comments on items outside the window, so it only
         # pays off when it replaces clearly more per-item requests than it is likely to cost.
         if len(missing) > 2 * max(1, expected_pages):
-            self._repository_comments(run, window, save)
+            repository_comments(self.client, self.stats, run.repo, run.items, window, self._is_recent(window), save)
             progress.update(self.name, f"{run.repo}: comment threads", len(self.stored))
         for item in sorted(
-            self._missing_threads(run), key=lambda it: (it.kind != "rfc", -(it.comment_count or 0), it.number)
+            missing_threads(run.items), key=lambda it: (it.kind != "rfc", -(it.comment_count or 0), it.number)
         ):
             url = f"/repos/{run.repo}/issues/{item.number}/comments"
             try:
@@ -406,7 +403,7 @@ class GitHubSource:
             except NotFound:  # deleted or transferred since it was listed; the rest goes on
                 self.notes.append(f"{run.repo}#{item.number}: gone (404) before its comments were read")
                 continue
-            self._attach(run, {item.number: thread}, save)
+            attach(run.items, {item.number: thread}, save)
             progress.update(self.name, f"{run.repo}: comment threads", len(self.stored))
 
     # -- phase 4: files touched by the focus PRs ---------------------------------------------------
@@ -483,45 +480,5 @@ class GitHubSource:
         stored = self.lookup([github_item_id(run.repo, number) for number in sorted(numbers)])
         return {**{item.number: item for item in stored.values() if item.number is not None}, **run.items}
 
-    def _missing_threads(self, run: _RepoRun) -> list[Item]:
-        return [item for item in run.items.values() if (item.comment_count or 0) > issue_comment_count(item)]
-
-    def _repository_comments(self, run: _RepoRun, window: Window, save: Emit) -> None:
-        """The repository's comments since the window began, oldest first, kept for the window's
-        items. Past the window's end it goes on while that is the cheaper way to complete the
-        threads commented on since: always for a recent window (a few days of comments), else
-        while the pages left (from `Link: rel="last"`) are fewer than the threads they complete,
-        each of which would otherwise be fetched again on its own."""
-        params = {"since": github_time(window.start), "sort": "created", "direction": "asc", "per_page": PER_PAGE}
-        recent = self._is_recent(window)
-        for page in self.client.iter_pages(f"/repos/{run.repo}/issues/comments", self.stats, params=params):
-            found: dict[int, list[Comment]] = {}
-            for payload in page.data:
-                number = int(str(payload.get("issue_url", "")).rsplit("/", 1)[-1] or 0)
-                if number in run.items:
-                    found.setdefault(number, []).append(comment_from_payload(payload))
-            self._attach(run, found, save)
-            last = parse_timestamp(page.data[-1].get("created_at")) if page.data else None
-            if last is None:
-                break
-            if last >= window.end and not self._page_on(run, window, pages_left(page), recent):
-                break
-
-    def _page_on(self, run: _RepoRun, window: Window, left: int | None, recent: bool) -> bool:
-        """Whether the listing's remaining pages cost less than the threads they would complete
-        (those of items created in the window: an older item may miss comments from before it)."""
-        if left is None:
-            return recent
-        completes = sum(1 for item in self._missing_threads(run) if window.contains(parse_timestamp(item.created)))
-        return left < completes
-
     def _is_recent(self, window: Window) -> bool:
         return self.client.clock.now() - window.end.timestamp() <= RECENT_LAG_SECONDS
-
-    def _attach(self, run: _RepoRun, threads: dict[int, list[Comment]], save: Emit) -> None:
-        changed = []
-        for number, comments in threads.items():
-            item = run.items[number]
-            run.items[number] = item.model_copy(update={"comments": merge_comments(item.comments, comments)})
-            changed.append(run.items[number])
-        save(changed)

@@ -3,13 +3,14 @@
 A search returns at most its first 1,000 results. Results come sorted by creation time, so a
 query past the cap is continued from the creation time of the last result it gave (a time-of-day
 range: `created:2026-11-26T09:14:02Z..2026-11-26T23:59:59Z`): every page spent is a page of
-items, none is spent only to read a count, and a busy day costs its items / 100 requests. When
-more than the cap share one second, that second is split by repository (the dominant one on its
-own with `repo:`, the rest with `-repo:`), then by kind, and one repository's kind still past the
-cap is read from its issue listing (newest first, down to that second); what even that cannot
-reach is counted from `total_count` and named in the notes. An organisation is searched as one scope
-(`org:pytorch -repo:pytorch/pytorch`), so its cost grows with its active items, not its
-repositories.
+items and a busy day costs its items / 100 requests. When more than the cap share one second,
+that second is split by repository (the dominant one on its own with `repo:`, the rest with
+`-repo:`), then by kind, and one repository's kind still past the cap is read from its issue
+listing (newest first, down to that second); what even that cannot reach is counted from
+`total_count` and named in the notes. Counting a query that is likely past the cap costs a
+`per_page=1` probe, never a page of 100 read only for its `total_count`. An organisation is
+searched as one scope (`org:pytorch -repo:pytorch/pytorch`), so its cost grows with its active
+items, not its repositories (github_plan.py decides which of them are better listed).
 """
 
 from __future__ import annotations
@@ -101,7 +102,12 @@ class WindowSearch:
         self.client, self.stats, self.notes, self.cap, self.label = client, stats, notes, cap, label
 
     def all(self, query: Query) -> Iterator[Payloads]:
-        """Every result of the query: pages up to the cap, then on from the last creation time."""
+        """Every result of the query: pages up to the cap, then on from the last creation time.
+
+        When the cap's worth ends inside a burst (half the cap or more created in its last
+        second), that second is counted with a `per_page=1` probe: read whole, the query goes on
+        from the next second; past the cap, it is split at once (instead of reading the cap's worth
+        of it again only to find that out)."""
         seen: set[tuple[str | None, int]] = set()
         while True:
             fetched: Payloads = []
@@ -116,13 +122,17 @@ class WindowSearch:
             if first is None or last is None or (query.created_from is not None and last < query.created_from):
                 self._unreachable(query, total, fetched)  # not sorted as asked: no cursor to go on from
                 return
-            if first == last:  # the cap's worth (at least) share one second: split that second
-                for items in self._one_second(replace(query, second=first), fetched):
+            burst = [item for item in fetched if _created(item) == last]
+            second = replace(query, second=last)
+            count = total if first == last else self._probe(second) if len(burst) >= self.cap // 2 else 0
+            if count > self.cap:  # more than the cap share one second: split that second
+                for items in self._one_second(second, burst, count):
                     yield _unseen(items, seen)
-                last += SECOND
+            if count > self.cap or count == len(burst):
+                last += SECOND  # that second is read whole: nothing of it to read again
             query = replace(query, created_from=last)
 
-    def _one_second(self, query: Query, sample: Payloads) -> Iterator[Payloads]:
+    def _one_second(self, query: Query, sample: Payloads, total: int) -> Iterator[Payloads]:
         """More than the cap created in one second: the dominant repository (in the sample) on
         its own and the rest without it, each split again while it passes the cap; a single
         repository's issues and pull requests apart."""
@@ -133,25 +143,37 @@ class WindowSearch:
             if dominant is not None and f"-repo:{dominant}" in query.scope.split():
                 dominant = None  # excluded already: the server ignored it, splitting again cannot help
         if dominant is not None:
-            yield from self._fitting(query.only(dominant))
+            mine = [item for item in sample if repository_of(item) == dominant]
+            yield from self._fitting(query.only(dominant), mine, _share(total, mine, sample))
             rest = query.without(dominant)
             if rest.has_scope:
-                yield from self._fitting(rest)
+                others = [item for item in sample if repository_of(item) != dominant]
+                yield from self._fitting(rest, others, _share(total, others, sample))
         elif not query.kind:
             for kind in KINDS:
-                yield from self._fitting(replace(query, kind=kind))
+                mine = [item for item in sample if is_pull_request(item) == (kind == "is:pr")]
+                yield from self._fitting(replace(query, kind=kind), mine, _share(total, mine, sample))
         else:
-            yield from self._fitting(query, split=False)
+            yield from self._fitting(query, sample, total, split=False)
 
-    def _fitting(self, query: Query, split: bool = True) -> Iterator[Payloads]:
-        """A one-second query: all of it when it fits the cap, else split further; what cannot be
-        split further is read up to the cap and the rest counted."""
+    def _fitting(self, query: Query, sample: Payloads, estimate: int, split: bool = True) -> Iterator[Payloads]:
+        """A one-second query: all of it when it fits the cap, else split further; one
+        repository's kind past the cap is read from its listing. A query the sample says is past
+        the cap is counted with a probe first, so no page of it is read only to be read again."""
         can_split = split and (query.single_repository is None or not query.kind)
+        total = self._probe(query) if estimate >= self.cap else None
+        if total is not None and total > self.cap:
+            if can_split:
+                yield from self._one_second(query, sample, total)
+                return
+            if query.single_repository and query.second:
+                yield from self._listed(query, total)
+                return
         fetched: Payloads = []
         total = 0
         for total, items in self._pages(query):
             if total > self.cap and can_split:
-                yield from self._one_second(query, items)
+                yield from self._one_second(query, items, total)
                 return
             if total > self.cap and query.single_repository and query.second:
                 yield items
@@ -161,15 +183,20 @@ class WindowSearch:
             yield items
         self._unreachable(query, total, fetched)
 
-    def _listed(self, query: Query, total: int, reached: Payloads) -> Iterator[Payloads]:
+    def _probe(self, query: Query) -> int:
+        page = self.client.get_json("/search/issues", self.stats, params={"q": query.text, "per_page": 1})
+        return int(page.data.get("total_count", 0)) if isinstance(page.data, dict) else 0
+
+    def _listed(self, query: Query, total: int, reached: Payloads | None = None) -> Iterator[Payloads]:
         """One repository's items of one second and kind, past the cap even so: its issue listing,
         newest first, down to that second (the listing has no cap). Bounded: a backfill of an old
-        window in a busy repository would page through everything since."""
+        window in a busy repository would page through everything since; then the search's
+        capped pages are read for what the listing did not reach."""
         repo, second = query.single_repository, query.second
         assert repo is not None and second is not None  # only called for such a query
         params = {"state": "all", "sort": "created", "direction": "desc", "per_page": PER_PAGE}
         pulls = query.kind == "is:pr"
-        found = {item.get("number"): item for item in reached}
+        found = {item.get("number"): item for item in reached or []}
         pages = self.client.iter_pages(f"/repos/{repo}/issues", self.stats, params=params)
         for number, page in enumerate(pages, 1):
             items = [item for item in page.data if isinstance(item, dict)]
@@ -181,6 +208,10 @@ class WindowSearch:
                 return
             if number >= MAX_LISTING_PAGES:
                 break
+        if not reached:
+            for _, items in self._pages(query):
+                found.update((item.get("number"), item) for item in items)
+                yield items
         self._unreachable(query, total, list(found.values()))
 
     def _pages(self, query: Query) -> Iterator[tuple[int, Payloads]]:
@@ -214,6 +245,11 @@ class WindowSearch:
             f"{self.label or query.scope}: {missing} of {total}{kind} {when} in {', '.join(repos) or query.scope} "
             f"cannot be reached: search serves the first {self.cap} and they share one second"
         )
+
+
+def _share(total: int, part: Payloads, sample: Payloads) -> int:
+    """`total` scaled by the part of the sample a narrower query keeps: its likely count."""
+    return total * len(part) // max(1, len(sample))
 
 
 def _created(payload: dict[str, Any]) -> datetime | None:

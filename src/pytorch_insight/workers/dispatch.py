@@ -21,7 +21,7 @@ from pytorch_insight.sources import Progress
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
 from pytorch_insight.workers.app import COLLECT_TASK, broker_url, celery_app, hide_password
-from pytorch_insight.workers.parts import Part, focus_parts, merge_statuses, split_job, thread_parts
+from pytorch_insight.workers.parts import Part, focus_parts, merge_statuses, slice_parts, split_job, thread_parts
 from pytorch_insight.workers.tasks import store_identity
 
 log = logging.getLogger(__name__)
@@ -165,6 +165,15 @@ def collect_with_workers(
             for part in parts
         }
         results = dispatcher.wait(pending, progress)
+        # An organisation's slices, as its plan task cut them, spread over the workers.
+        slices = slice_parts(parts, results)
+        if slices:
+            pending = {
+                part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json(), "focus": "dispatcher"})
+                for part in slices
+            }
+            results |= dispatcher.wait(pending, progress)
+            parts += slices
         if any(part.source == "github" for part in parts):
             # An organisation's threads per repository, then the details: both read the store.
             steps = (thread_parts, focus_parts) if settings.profile.github.orgs else (focus_parts,)

@@ -17,6 +17,7 @@ from pytorch_insight.collect import focus_candidates
 from pytorch_insight.config import Profile
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.sources.github_listing import issue_comment_count
+from pytorch_insight.sources.github_plan import Slice
 from pytorch_insight.sources.github_search import OrgScope
 
 # The profile list each source reads its targets from.
@@ -28,13 +29,16 @@ DETAILS_PER_TASK = 4
 @dataclass(frozen=True)
 class Part:
     source: str
-    kind: str  # repo, org, index (into the source's profile list) or all
+    kind: str  # repo, org, org-plan, org-slice, index (into the source's profile list) or all
     target: str  # owner/name, an organisation, a list index, or ""
     label: str  # what progress lines call it
     ids: tuple[str, ...] = ()  # the focus candidates of a `details` part
+    slice: Slice | None = None  # an `org-slice` part's share of its organisation
 
     def as_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {"source": self.source, "kind": self.kind, "target": self.target}
+        if self.slice is not None:
+            found["slice"] = self.slice.as_json()
         return {**found, "ids": list(self.ids)} if self.ids else found
 
 
@@ -43,13 +47,27 @@ def split_job(profile: Profile, names: Sequence[str]) -> list[Part]:
     for name in names:
         if name == "github":
             parts += [Part("github", "repo", repo, f"github {repo}") for repo in profile.github.repositories]
-            parts += [Part("github", "org", org, f"github {org}") for org in profile.github.orgs]
+            # An organisation is planned first, then read in slices the workers share (`slice_parts`).
+            parts += [Part("github", "org-plan", org, f"github {org} plan") for org in profile.github.orgs]
         elif name in TARGET_LISTS:
             for index, target in enumerate(getattr(profile, TARGET_LISTS[name])):
                 parts.append(Part(name, "index", str(index), f"{name} {target.name}"))
         else:
             parts.append(Part(name, "all", "", name))
     return parts
+
+
+def slice_parts(parts: Sequence[Part], results: dict[str, tuple[bool, Any]]) -> list[Part]:
+    """An organisation's slices, as its plan task returned them, one task each; an organisation
+    whose plan failed or gave none is read whole by one task, as before planning."""
+    found: list[Part] = []
+    for part in (p for p in parts if p.kind == "org-plan"):
+        ok, result = results[part.label]
+        slices = [Slice.from_json(piece) for status in result for piece in status.get("slices", [])] if ok else []
+        found += [Part("github", "org-slice", part.target, f"github {piece.label}", slice=piece) for piece in slices]
+        if not slices:
+            found.append(Part("github", "org", part.target, f"github {part.target}"))
+    return found
 
 
 def thread_parts(items: Sequence[Item], profile: Profile) -> list[Part]:
@@ -100,10 +118,10 @@ def narrow(profile: Profile, part: dict[str, Any]) -> Profile:
     if source == "github" and kind in ("details", "threads"):
         return profile
     if source == "github":
-        owner = target.lower() if kind == "org" else None
+        owner = target.lower() if kind.startswith("org") else None
         update: dict[str, Any] = {
             "repositories": [target] if kind == "repo" else [],
-            "orgs": [target] if kind == "org" else [],
+            "orgs": [target] if owner else [],
             "include_repos": [name for name in profile.github.include_repos if name.split("/")[0].lower() == owner],
             "exclude_repos": [name for name in profile.github.exclude_repos if name.split("/")[0].lower() == owner],
         }

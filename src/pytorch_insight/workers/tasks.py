@@ -27,6 +27,7 @@ from pytorch_insight.model import SourceStatus
 from pytorch_insight.redact import redact
 from pytorch_insight.sources import Source
 from pytorch_insight.sources.github import GitHubSource
+from pytorch_insight.sources.github_plan import OrgPlan, Slice
 from pytorch_insight.store import LLMLedger, Store, database_url
 from pytorch_insight.window import Window, make_window
 from pytorch_insight.workers.app import ANSWER_TASK, COLLECT_TASK, broker_url, hide_password
@@ -98,6 +99,9 @@ class Runtime:
             transport = BudgetTransport(settings.github_api_url, self.budget)
             sources = build_sources(settings, store, stack, (job["part"]["source"],), github_transport=transport)
             for source in sources:
+                if isinstance(source, GitHubSource) and job["part"]["kind"] == "org-plan":
+                    statuses.append(plan_status(source, window))
+                    continue
                 # As in-process: a source's unforeseen fault fails that source, not the task.
                 fetched = fetch_guarded(source.name, partial(self._fetch, source, job, window, store, progress))
                 statuses.append(fetched.model_dump(mode="json"))
@@ -115,9 +119,28 @@ class Runtime:
             return source.fetch_details(window, job["part"].get("ids", []), store.save_items, progress)
         if isinstance(source, GitHubSource) and kind == "threads":
             return source.fetch_threads(window, job["part"].get("ids", []), store.save_items, progress)
+        if isinstance(source, GitHubSource) and kind == "org-slice":
+            piece = Slice.from_json(job["part"]["slice"])
+            return source.fetch(
+                window, store.save_items, progress, details=False, org_threads=False, org_slices=[piece]
+            )
         if isinstance(source, GitHubSource) and job.get("focus") == "dispatcher":
             return source.fetch(window, store.save_items, progress, details=False, org_threads=False)
         return source.fetch(window, store.save_items, progress)
+
+
+def plan_status(source: GitHubSource, window: Window) -> dict[str, Any]:
+    """An `org-plan` part: the organisation's slices (`slices`, for the dispatcher to send) beside
+    the status of the counting; a fault leaves no slices, and the organisation is read whole."""
+    planned: list[OrgPlan] = []
+
+    def plan() -> SourceStatus:
+        plans, status = source.plan_orgs(window)
+        planned.extend(plans)
+        return status
+
+    status = fetch_guarded(source.name, plan).model_dump(mode="json")
+    return {**status, "slices": [piece.as_json() for found in planned for piece in found.slices]}
 
 
 class TaskProgress:
