@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from pytorch_insight.analysis.model import AnalysisContext
-from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, root_causes
+from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, root_causes, summarise
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.pipeline import assess
@@ -250,3 +250,10 @@ def test_a_pr_the_thread_announces_without_naming_it_is_said_to_exist() -> None:
         ranked[0], AnalysisContext(PROFILE, PROFILE.reader(None), {ranked[0].id: ranked[0]}), False
     )
     assert analysis.fix_state == "none" and analysis.pr_mentioned == "contributor: “created a PR”"
+
+
+def test_a_remark_after_the_repro_is_no_summary_of_a_description_that_opens_with_none() -> None:
+    body = "On main, macOS\n```python\nimport torch\n```\nI can take a look at it a little later, reporting this here."
+    assert summarise(parse_body(body)) == ""
+    stated = "The matmul returns wrong values on MPS.\n```python\nimport torch\n```\nIt started in 2.9."
+    assert summarise(parse_body(stated)).startswith("The matmul returns wrong values")

@@ -237,6 +237,11 @@ def summarise(body: Body, lists: bool = True) -> str:
     text = section(body, *SUMMARY_SECTIONS) or body.sections.get("", "") or next(iter(body.sections.values()), "")
     for candidate in (text, "\n\n".join(body.sections.values())):
         found = [s for s in sentences(candidate if lists else LIST_ITEM.sub("", candidate)) if says_something(s)]
+        opening = candidate.split("```", 1)[0]
+        if found and "```" in candidate and not any(says_something(s) for s in sentences(opening)):
+            # A description whose opening, before its code, states nothing: a remark after the
+            # repro ("I can look at it later") is no summary of it.
+            return ""
         if found:
             return join_sentences(found[:2])
     return ""
