@@ -85,13 +85,17 @@ class BudgetTransport(httpx.BaseTransport):
     requests anywhere else go as they are (with no token).
 
     With several tokens, one token's `X-RateLimit-Remaining: 0` says nothing of the others, and
-    the client would wait for its reset: the budget paces the tokens, so that header is dropped."""
+    the client would wait for its reset: the budget paces the tokens, so that header is dropped.
+
+    An `inner` transport given is shared (a worker's connection pool, kept for all its tasks) and
+    stays open when this one closes; one made here is closed with it."""
 
     def __init__(self, api_url: str, budget: Budget, inner: httpx.BaseTransport | None = None) -> None:
         api = httpx.URL(api_url)
         self.origin = (api.scheme, api.host, api.port)
         self.base_path = api.path.rstrip("/")
         self.budget = budget
+        self._owns_inner = inner is None
         self.inner = inner or httpx.HTTPTransport()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -107,4 +111,5 @@ class BudgetTransport(httpx.BaseTransport):
         return response
 
     def close(self) -> None:
-        self.inner.close()
+        if self._owns_inner:
+            self.inner.close()
