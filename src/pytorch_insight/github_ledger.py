@@ -90,9 +90,10 @@ class BudgetLedger:
             (flying,) = db.execute("SELECT COUNT(*) FROM sent WHERE key = ?", (key,)).fetchone()
             left = int(remaining) - flying
             row = db.execute("SELECT remaining, reset FROM budget WHERE key = ?", (key,)).fetchone()
-            if row is None or reset > row[1]:
+            if row is None or reset != row[1]:
+                # Another window (or a server whose limits changed): its word replaces the record.
                 db.execute("INSERT OR REPLACE INTO budget (key, remaining, reset) VALUES (?, ?, ?)", (key, left, reset))
-            elif reset == row[1] and left < row[0]:
+            elif left < row[0]:
                 db.execute("UPDATE budget SET remaining = ? WHERE key = ?", (left, key))
 
     @contextmanager
