@@ -91,5 +91,3 @@ def test_the_record_counts_the_requests_in_flight_and_waits_at_zero(tmp_path: Pa
     assert mine.take("ghp_" + "t" * 36, "core") == 0.0  # another token too
     clock.sleep(62)  # past the reset: GitHub refilled
     assert mine.take(TOKEN, "core") == 0.0
-    mine.close()
-    theirs.close()

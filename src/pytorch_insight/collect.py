@@ -6,14 +6,13 @@ import logging
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from functools import partial
-from pathlib import Path
 
 import httpx
 
 from pytorch_insight.clock import Clock, SystemClock
 from pytorch_insight.config import Profile, Settings
 from pytorch_insight.errors import StoreError
-from pytorch_insight.github_ledger import BudgetLedger, default_ledger_file
+from pytorch_insight.github_ledger import open_ledger
 from pytorch_insight.github_tokens import BudgetTransport, Limit, LocalBudget
 from pytorch_insight.http import HttpClient
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
@@ -67,8 +66,7 @@ def github_client(
         headers["Authorization"] = f"Bearer {settings.github_token.get_secret_value()}"
     if transport is None:
         clock = clock or SystemClock()
-        path = settings.http.budget_file
-        ledger = BudgetLedger(Path(path) if path else default_ledger_file(), settings.github_api_url, clock)
+        ledger = open_ledger(settings.http.budget_file, settings.github_api_url, clock)
         workers = settings.workers
         budget = LocalBudget(
             [token.get_secret_value() for token in settings.github_tokens],

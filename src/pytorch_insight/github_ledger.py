@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import threading
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -24,10 +23,10 @@ import platformdirs
 from pytorch_insight.clock import Clock
 
 APP_NAME = "pytorch-insight"
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS budget (key TEXT PRIMARY KEY, remaining INTEGER NOT NULL, reset REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS sent (key TEXT NOT NULL, owner TEXT NOT NULL, at REAL NOT NULL);
-"""
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS budget (key TEXT PRIMARY KEY, remaining INTEGER NOT NULL, reset REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS sent (key TEXT NOT NULL, owner TEXT NOT NULL, at REAL NOT NULL)",
+)
 # A request not answered within this is forgotten (its process died): it no longer counts as in
 # flight. Longer than any request's timeout with its retries' wait.
 IN_FLIGHT_S = 300.0
@@ -36,8 +35,10 @@ RESET_MARGIN_S = 1.0
 LOCK_TIMEOUT_S = 30.0
 
 
-def default_ledger_file() -> Path:
-    return Path(platformdirs.user_cache_dir(APP_NAME)) / "github-budget.sqlite3"
+def open_ledger(path: str | None, api_url: str, clock: Clock) -> BudgetLedger:
+    """The ledger at `path` (`[http] budget_file`), or in the user's cache folder."""
+    where = Path(path) if path else Path(platformdirs.user_cache_dir(APP_NAME)) / "github-budget.sqlite3"
+    return BudgetLedger(where, api_url, clock)
 
 
 def ledger_key(api_url: str, token: str | None, resource: str) -> str:
@@ -51,18 +52,11 @@ class BudgetLedger:
 
     def __init__(self, path: Path, api_url: str, clock: Clock) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.api_url, self.clock = api_url.rstrip("/"), clock
+        self.path, self.api_url, self.clock = path, api_url.rstrip("/"), clock
         self.owner = uuid.uuid4().hex  # this process's requests in flight
-        # Autocommit: every change is one explicit BEGIN IMMEDIATE ... COMMIT below.
-        self._db = sqlite3.connect(path, timeout=LOCK_TIMEOUT_S, isolation_level=None, check_same_thread=False)
-        # A record lost to a crash only costs one answer to learn again: no fsync per request.
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=OFF")
-        self._db.executescript(SCHEMA)
-        self._lock = threading.Lock()
-
-    def close(self) -> None:
-        self._db.close()
+        with self._transaction() as db:
+            for statement in SCHEMA:
+                db.execute(statement)
 
     def take(self, token: str | None, resource: str) -> float:
         """Count a request about to be sent with `token` (0), or say how long until its reset when
@@ -101,16 +95,23 @@ class BudgetLedger:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error): the write lock is taken before the
-        read, so two processes never both take the last request (threads share the connection)."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+        """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error) on a connection of its own (nothing to
+        close, any thread): the write lock is taken before the read, so two processes never both
+        take the last request."""
+        db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT_S, isolation_level=None)
+        try:
+            # A record lost to a crash costs one answer to learn again: no fsync per request.
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=OFF")
+            db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
+                yield db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            db.execute("COMMIT")
+        finally:
+            db.close()
 
 
 def _number(value: str | None) -> float | None:

@@ -146,5 +146,3 @@ class BudgetTransport(httpx.BaseTransport):
     def close(self) -> None:
         if self._owns_inner:
             self.inner.close()
-        if self.ledger:
-            self.ledger.close()

@@ -21,9 +21,11 @@ import redis
 from celery import Celery, Task
 from pydantic import SecretStr
 
+from pytorch_insight.clock import SystemClock
 from pytorch_insight.collect import build_sources, fetch_guarded
 from pytorch_insight.config import Profile, Settings, with_llm
 from pytorch_insight.errors import InsightError
+from pytorch_insight.github_ledger import open_ledger
 from pytorch_insight.model import SourceStatus
 from pytorch_insight.redact import redact
 from pytorch_insight.sources import Source
@@ -66,6 +68,7 @@ class Runtime:
         self.settings = settings.model_copy(update={"github_token": first})
         self.identity = store_identity(settings.db)
         workers = settings.workers
+        self.ledger = open_ledger(settings.http.budget_file, settings.github_api_url, SystemClock())
         self.budget = SharedBudget(
             redis.Redis.from_url(broker_url(workers)),
             self.tokens,
@@ -74,6 +77,7 @@ class Runtime:
                 "search": Limit(workers.search_requests, workers.search_period),
             },
             max_wait=settings.http.max_rate_limit_wait,
+            ledger=self.ledger,
         )
         self.transport = httpx.HTTPTransport()
         self._store: Store | None = None
@@ -100,7 +104,7 @@ class Runtime:
         store = self.store()
         statuses = []
         with ExitStack() as stack:
-            transport = BudgetTransport(settings.github_api_url, self.budget, inner=self.transport)
+            transport = BudgetTransport(settings.github_api_url, self.budget, inner=self.transport, ledger=self.ledger)
             sources = build_sources(settings, store, stack, (job["part"]["source"],), github_transport=transport)
             for source in sources:
                 # As in-process: a source's unforeseen fault fails that source, not the task.
