@@ -95,6 +95,7 @@ class SharedBudget:
         limit = self.limits[resource]
         period_ms = int((limit.period + SAFETY_S) * 1000)
         waited = 0.0
+        spent: list[float] = []  # how long the tokens GitHub says are spent stay so
         while True:
             member = uuid.uuid4().hex
             keys = self.keys(resource)
@@ -104,8 +105,11 @@ class SharedBudget:
                 spent_for = self.ledger.take(token, resource) if self.ledger else 0.0
                 if spent_for <= 0:
                     return token
-                self._client.zrem(keys[index], member)  # not sent after all; the next try takes the next token
-                wait_ms = spent_for * 1000 / len(self.tokens)
+                self._client.zrem(keys[index], member)  # not sent after all
+                spent.append(spent_for)
+                if len(spent) < len(self.tokens):
+                    continue  # the script starts each try at the next token
+                wait_ms, spent = min(spent) * 1000, []
             wait = max(0.01, wait_ms / 1000)
             if waited + wait > self.max_wait:
                 raise RateLimited(
