@@ -48,6 +48,13 @@ class FakeClock:
         self.current += seconds
 
 
+@pytest.fixture(autouse=True)
+def own_budget_ledger(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test (and each process it starts) its own cache folder, so GitHub budgets that one
+    test's local server stated never hold up another's (github_ledger.py keeps them there)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     with path.open(encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]

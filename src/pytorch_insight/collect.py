@@ -12,6 +12,7 @@ import httpx
 from pytorch_insight.clock import Clock, SystemClock
 from pytorch_insight.config import Profile, Settings
 from pytorch_insight.errors import StoreError
+from pytorch_insight.github_ledger import open_ledger
 from pytorch_insight.github_tokens import BudgetTransport, Limit, LocalBudget
 from pytorch_insight.http import HttpClient
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
@@ -56,12 +57,16 @@ def http_client(
 def github_client(
     settings: Settings, store: Store, clock: Clock | None = None, transport: httpx.BaseTransport | None = None
 ) -> HttpClient:
-    """`transport` carries the workers' shared budget (workers/budget.py); in-process, several
-    tokens (`GITHUB_TOKENS`) are used in turn within each one's budget (github_tokens.py)."""
+    """`transport` carries the workers' shared budget (workers/budget.py). In-process, the tokens
+    (`GITHUB_TOKENS`, or the one `GITHUB_TOKEN`) are used in turn, each within its budget
+    (github_tokens.py) and within what GitHub last said is left of it to any process on this
+    machine (github_ledger.py): two collectors on one token wait for its reset, unrefused."""
     headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
     if settings.github_token:
         headers["Authorization"] = f"Bearer {settings.github_token.get_secret_value()}"
-    if transport is None and len(settings.github_tokens) > 1:
+    if transport is None:
+        clock = clock or SystemClock()
+        ledger = open_ledger(settings.http.budget_file, settings.github_api_url, clock)
         workers = settings.workers
         budget = LocalBudget(
             [token.get_secret_value() for token in settings.github_tokens],
@@ -70,9 +75,10 @@ def github_client(
                 "search": Limit(workers.search_requests, workers.search_period),
             },
             max_wait=settings.http.max_rate_limit_wait,
-            clock=clock or SystemClock(),
+            clock=clock,
+            ledger=ledger,
         )
-        transport = BudgetTransport(settings.github_api_url, budget)
+        transport = BudgetTransport(settings.github_api_url, budget, ledger=ledger)
     return http_client(settings, store, clock, settings.github_api_url, headers, transport)
 
 

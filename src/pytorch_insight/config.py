@@ -203,6 +203,9 @@ class HttpSettings(BaseModel):
     max_attempts: int = 5
     max_rate_limit_wait: float = 300.0
     user_agent: str = f"{APP_NAME} (+https://github.com/pytorch-insight)"
+    # Where the processes of this machine share what GitHub says is left of each token (a small
+    # SQLite file keyed by token hashes, github_ledger.py); default: the user's cache folder.
+    budget_file: str | None = None
 
 
 class LLMSettings(BaseModel):

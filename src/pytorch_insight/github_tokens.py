@@ -3,7 +3,9 @@ that has room in its per-resource budget (5,000 core requests an hour, 30 search
 `GITHUB_TOKENS=a,b` doubles what one `collect` may ask an hour without any worker or Redis.
 
 The workers' budget (workers/budget.py) keeps the same count in Redis for many processes; both
-hand their token to `BudgetTransport`, which sets it on each request.
+hand their token to `BudgetTransport`, which sets it on each request. In-process, a token also
+has room only while GitHub's last word on it, shared with the other processes on this machine
+(github_ledger.py), leaves some.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import httpx
 
 from pytorch_insight.clock import Clock
 from pytorch_insight.errors import RateLimited
+from pytorch_insight.github_ledger import BudgetLedger
 
 # GitHub's limits without a token: a budget above them would only collect 403s.
 ANONYMOUS = {"core": 60, "search": 10}
@@ -37,13 +40,22 @@ class Budget(Protocol):
 
 class LocalBudget:
     """Tokens used in turn, each within its per-resource limits, counted in this process (a
-    sliding window of request times per token and resource)."""
+    sliding window of request times per token and resource) and, with a `ledger`, within what
+    GitHub last said is left of it to every process on this machine."""
 
-    def __init__(self, tokens: Sequence[str], limits: dict[str, Limit], *, max_wait: float, clock: Clock) -> None:
+    def __init__(
+        self,
+        tokens: Sequence[str],
+        limits: dict[str, Limit],
+        *,
+        max_wait: float,
+        clock: Clock,
+        ledger: BudgetLedger | None = None,
+    ) -> None:
         self.tokens: list[str | None] = list(dict.fromkeys(tokens)) or [None]
         if self.tokens == [None]:
             limits = {name: Limit(min(cap.requests, ANONYMOUS[name]), cap.period) for name, cap in limits.items()}
-        self.limits, self.max_wait, self.clock = limits, max_wait, clock
+        self.limits, self.max_wait, self.clock, self.ledger = limits, max_wait, clock, ledger
         self._sent: dict[tuple[str, int], deque[float]] = {}
         self._turn = 0
         self._lock = threading.Lock()
@@ -72,11 +84,16 @@ class LocalBudget:
                 sent = self._sent.setdefault((resource, index), deque())
                 while sent and sent[0] <= now - limit.period:
                     sent.popleft()
-                if len(sent) < limit.requests:
-                    sent.append(now)
-                    self._turn = index + 1
-                    return index, 0.0
-                wait = min(wait, sent[0] + limit.period - now)
+                if len(sent) >= limit.requests:
+                    wait = min(wait, sent[0] + limit.period - now)
+                    continue
+                shared_wait = self.ledger.take(self.tokens[index], resource) if self.ledger else 0.0
+                if shared_wait > 0:  # another process spent it (or this one, as GitHub counts)
+                    wait = min(wait, shared_wait)
+                    continue
+                sent.append(now)
+                self._turn = index + 1
+                return index, 0.0
             return None, max(wait, 0.01)
 
 
@@ -85,26 +102,47 @@ class BudgetTransport(httpx.BaseTransport):
     requests anywhere else go as they are (with no token).
 
     With several tokens, one token's `X-RateLimit-Remaining: 0` says nothing of the others, and
-    the client would wait for its reset: the budget paces the tokens, so that header is dropped."""
+    the client would wait for its reset: the budget paces the tokens, so that header is dropped.
 
-    def __init__(self, api_url: str, budget: Budget, inner: httpx.BaseTransport | None = None) -> None:
+    An `inner` transport given is shared (a worker's connection pool, kept for all its tasks) and
+    stays open when this one closes; one made here is closed with it. Each answer's rate-limit
+    headers go to the `ledger` the budget took its request from, if any."""
+
+    def __init__(
+        self,
+        api_url: str,
+        budget: Budget,
+        inner: httpx.BaseTransport | None = None,
+        ledger: BudgetLedger | None = None,
+    ) -> None:
         api = httpx.URL(api_url)
         self.origin = (api.scheme, api.host, api.port)
         self.base_path = api.path.rstrip("/")
         self.budget = budget
+        self.ledger = ledger
+        self._owns_inner = inner is None
         self.inner = inner or httpx.HTTPTransport()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if (request.url.scheme, request.url.host, request.url.port) != self.origin:
             return self.inner.handle_request(request)
         path = request.url.path.removeprefix(self.base_path)
-        token = self.budget.take("search" if path.startswith("/search/") else "core")
+        resource = "search" if path.startswith("/search/") else "core"
+        token = self.budget.take(resource)
         if token:
             request.headers["Authorization"] = f"Bearer {token}"
-        response = self.inner.handle_request(request)
+        try:
+            response = self.inner.handle_request(request)
+        except BaseException:
+            if self.ledger:
+                self.ledger.note(token, resource, {})  # no answer: no longer in flight
+            raise
+        if self.ledger:
+            self.ledger.note(token, resource, response.headers)
         if len(self.budget.tokens) > 1 and response.status_code < 400:
             response.headers.pop("X-RateLimit-Remaining", None)
         return response
 
     def close(self) -> None:
-        self.inner.close()
+        if self._owns_inner:
+            self.inner.close()

@@ -148,3 +148,19 @@ def test_without_a_token_the_budget_is_githubs_anonymous_one(redis_url: str) -> 
     budget = SharedBudget(redis.Redis.from_url(redis_url), [], {"core": Limit(5000, 3600.0)}, max_wait=0)
     assert budget.limits["core"].requests == 60
     assert budget.take("core") is None
+
+
+def test_a_token_github_says_is_spent_is_skipped_without_counting_it(redis_url: str, tmp_path: Path) -> None:
+    from pytorch_insight.clock import SystemClock
+    from pytorch_insight.github_ledger import BudgetLedger
+
+    client = redis.Redis.from_url(redis_url)
+    ledger = BudgetLedger(tmp_path / "budget.sqlite3", "http://127.0.0.1:1", SystemClock())
+    spent, fresh = TOKENS["TOKEN_A"], TOKENS["TOKEN_B"]
+    # Another process (or a run before Redis was emptied) left token A nothing until its reset.
+    assert ledger.take(spent, "core") == 0.0
+    ledger.note(spent, "core", {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(time.time()) + 600)})
+    budget = SharedBudget(client, [spent, fresh], {"core": Limit(100, 60.0)}, max_wait=30, ledger=ledger)
+    assert [budget.take("core") for _ in range(4)] == [fresh] * 4
+    counted = {key: client.zcard(key) for key in budget.keys("core")}
+    assert list(counted.values()) == [0, 4]

@@ -4,7 +4,9 @@ Each token has a sliding-window log per rate-limit resource (core, search): a re
 fewer than the budget's requests went in the last period, counted on Redis's clock, so every
 worker on every host sees one count. With several tokens a request takes the next token in turn
 that has room. The check and the entry are one Lua script, so two workers never both take the
-last request of a period.
+last request of a period. With a `ledger` a token also needs room in what GitHub last said is
+left of it (github_ledger.py): requests made with it elsewhere, or counted before Redis was
+emptied, are waited for instead of refused.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable, Sequence
 import redis
 
 from pytorch_insight.errors import RateLimited
+from pytorch_insight.github_ledger import BudgetLedger
 from pytorch_insight.github_tokens import ANONYMOUS, BudgetTransport, Limit
 
 __all__ = ["BudgetTransport", "Limit", "SharedBudget", "fingerprint"]
@@ -43,7 +46,7 @@ for offset = 0, count - 1 do
   local key = KEYS[index + 1]
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - period)
   if redis.call('ZCARD', key) < limit then
-    redis.call('ZADD', key, now, now .. ':' .. ARGV[3])
+    redis.call('ZADD', key, now, ARGV[3])
     redis.call('PEXPIRE', key, period)
     return {index, 0}
   end
@@ -71,6 +74,7 @@ class SharedBudget:
         *,
         max_wait: float,
         sleep: Callable[[float], None] = time.sleep,
+        ledger: BudgetLedger | None = None,
     ) -> None:
         self.tokens: list[str | None] = list(dict.fromkeys(tokens)) or [None]
         if self.tokens == [None]:
@@ -78,6 +82,8 @@ class SharedBudget:
         self.limits = limits
         self.max_wait = max_wait
         self.sleep = sleep
+        self.ledger = ledger
+        self._client = client
         self._take = client.register_script(TAKE)
 
     def keys(self, resource: str) -> list[str]:
@@ -89,10 +95,21 @@ class SharedBudget:
         limit = self.limits[resource]
         period_ms = int((limit.period + SAFETY_S) * 1000)
         waited = 0.0
+        spent: list[float] = []  # how long the tokens GitHub says are spent stay so
         while True:
-            index, wait_ms = self._take(keys=self.keys(resource), args=[limit.requests, period_ms, uuid.uuid4().hex])
+            member = uuid.uuid4().hex
+            keys = self.keys(resource)
+            index, wait_ms = self._take(keys=keys, args=[limit.requests, period_ms, member])
             if index >= 0:
-                return self.tokens[index]
+                token = self.tokens[index]
+                spent_for = self.ledger.take(token, resource) if self.ledger else 0.0
+                if spent_for <= 0:
+                    return token
+                self._client.zrem(keys[index], member)  # not sent after all
+                spent.append(spent_for)
+                if len(spent) < len(self.tokens):
+                    continue  # the script starts each try at the next token
+                wait_ms, spent = min(spent) * 1000, []
             wait = max(0.01, wait_ms / 1000)
             if waited + wait > self.max_wait:
                 raise RateLimited(

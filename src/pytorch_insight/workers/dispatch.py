@@ -26,7 +26,9 @@ from pytorch_insight.workers.tasks import store_identity
 
 log = logging.getLogger(__name__)
 
-POLL_S = 0.25
+# A phase ends when its last task does: each poll's lag is paid once per phase (lists, threads,
+# details), and a poll is one small read per unfinished task.
+POLL_S = 0.1
 # How often a waiting job checks that some worker still answers: a killed worker's task only
 # comes back after the visibility timeout, and until then nothing else would say so.
 WORKER_CHECK_S = 5.0
@@ -43,13 +45,18 @@ class Dispatcher:
         self.app: Celery = celery_app(settings.workers)
         self.where = hide_password(broker_url(settings.workers))
 
+    def any_worker(self) -> bool:
+        """Whether some worker answers a ping: the first answer is enough (without a limit a ping
+        waits out its whole timeout, a second before every job and every few seconds of it)."""
+        return bool(self.app.control.ping(timeout=PING_TIMEOUT_S, limit=1))
+
     def check_workers(self) -> None:
         """No worker answering is an error worth saying before any work."""
         try:
-            replies = self.app.control.ping(timeout=PING_TIMEOUT_S)
+            alive = self.any_worker()
         except (OperationalError, OSError) as exc:
             raise InsightError(f"cannot reach the workers' broker {self.where}: {exc}") from None
-        if not replies:
+        if not alive:
             raise InsightError(
                 f"no worker answers on {self.where}: start `pytorch-insight worker` (same --db and config)"
             )
@@ -77,7 +84,7 @@ class Dispatcher:
                         self._poll(label, result, done, seen, progress)
                 if len(done) < len(pending) and time.monotonic() >= next_check:
                     next_check = time.monotonic() + WORKER_CHECK_S
-                    alive = bool(self.app.control.ping(timeout=PING_TIMEOUT_S))
+                    alive = self.any_worker()
                     if not alive and not warned:
                         log.warning(
                             "no worker answers while %d task(s) are unfinished: start `pytorch-insight worker`; "

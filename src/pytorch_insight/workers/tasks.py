@@ -16,13 +16,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import httpx
 import redis
 from celery import Celery, Task
 from pydantic import SecretStr
 
+from pytorch_insight.clock import SystemClock
 from pytorch_insight.collect import build_sources, fetch_guarded
 from pytorch_insight.config import Profile, Settings, with_llm
 from pytorch_insight.errors import InsightError
+from pytorch_insight.github_ledger import open_ledger
 from pytorch_insight.model import SourceStatus
 from pytorch_insight.redact import redact
 from pytorch_insight.sources import Source
@@ -53,7 +56,10 @@ def store_identity(db: str) -> str:
 
 
 class Runtime:
-    """What a worker process holds for all its tasks: settings, one store, the shared budget."""
+    """What a worker process holds for all its tasks: settings, one store, the shared budget and
+    one pool of connections to GitHub. A task's clients borrow the pool: a transport of their own
+    cost each task a TLS context (~0.1 s of CPU) and new connections, more than a small
+    repository's whole listing."""
 
     def __init__(self, settings: Settings) -> None:
         self.tokens = [os.environ[name] for name in settings.workers.github_tokens if os.environ.get(name)]
@@ -63,6 +69,7 @@ class Runtime:
         self.settings = settings.model_copy(update={"github_token": first})
         self.identity = store_identity(settings.db)
         workers = settings.workers
+        self.ledger = open_ledger(settings.http.budget_file, settings.github_api_url, SystemClock())
         self.budget = SharedBudget(
             redis.Redis.from_url(broker_url(workers)),
             self.tokens,
@@ -71,7 +78,9 @@ class Runtime:
                 "search": Limit(workers.search_requests, workers.search_period),
             },
             max_wait=settings.http.max_rate_limit_wait,
+            ledger=self.ledger,
         )
+        self.transport = httpx.HTTPTransport()
         self._store: Store | None = None
         self._lock = threading.Lock()
 
@@ -96,7 +105,7 @@ class Runtime:
         store = self.store()
         statuses = []
         with ExitStack() as stack:
-            transport = BudgetTransport(settings.github_api_url, self.budget)
+            transport = BudgetTransport(settings.github_api_url, self.budget, inner=self.transport, ledger=self.ledger)
             sources = build_sources(settings, store, stack, (job["part"]["source"],), github_transport=transport)
             for source in sources:
                 if isinstance(source, GitHubSource) and job["part"]["kind"] == "org-plan":
