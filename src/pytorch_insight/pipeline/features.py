@@ -126,3 +126,13 @@ class KeywordSet:
         if self.prefixes:
             found += sorted(word for word in words if word.startswith(self.prefixes))
         return found
+
+    def found(self, words: frozenset[str], phrases: frozenset[str], prefixed: list[str]) -> list[str]:
+        """`find` from what a caller already looked up for several sets at once: the words and
+        phrases of the item among theirs, and its words with one of their prefixes, sorted."""
+        hits = sorted(self.words & words) if not self.words.isdisjoint(words) else []
+        if phrases:
+            hits += [phrase for phrase in self.phrases if phrase in phrases]
+        if self.prefixes and prefixed:
+            hits += [word for word in prefixed if word.startswith(self.prefixes)]
+        return hits
