@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 
 from pytorch_insight.config import AreaRule, ClassificationWeights, Profile
@@ -40,52 +41,127 @@ class AreaClassifier:
         self.areas = [_compile(rule) for rule in profile.areas]
         self.fallback = next((area.rule.id for area in self.areas if area.rule.fallback), None)
         self.use_labels = use_labels
+        # The areas each piece of evidence may speak for. An item's labels, tags, words, phrases and
+        # paths are looked up once, and only the areas they name or whose pattern matches are
+        # scored: most items hold evidence for one or two of the areas.
+        self.named: dict[tuple[str, str], set[int]] = defaultdict(set)
+        for n, area in enumerate(self.areas):
+            keys = [
+                *(("label", label) for label in area.labels),
+                *(("tag", tag) for tag in area.tags),
+                *(("kind", kind) for kind in area.rule.kinds),
+                *(("owner", owner) for owner in area.owners),
+                *(("word", word) for word in area.keywords.words),
+                *(("phrase", phrase) for phrase in area.keywords.phrases),
+                *(("path", path) for path in area.paths),
+            ]
+            for key in keys:
+                self.named[key].add(n)
+        self.words = frozenset(value for kind, value in self.named if kind == "word")
+        self.phrases = tuple(value for kind, value in self.named if kind == "phrase")
+        self.paths = tuple(value for kind, value in self.named if kind == "path")
+        self.prefixes = tuple(dict.fromkeys(prefix for area in self.areas for prefix in area.keywords.prefixes))
+        self.prefix_areas = {n for n, area in enumerate(self.areas) if area.keywords.prefixes}
+        # An area with no evidence scores 0: it is only worth scoring when the threshold lets 0 in.
+        self.score_all = self.weights.threshold <= 0.0
+        # The window's words tried against the prefixes so far, and those that start with one: a
+        # word is tried once, not once per item that uses it.
+        self.tried: set[str] = set()
+        self.prefixed: set[str] = set()
 
     def classify(self, assessment: Assessment) -> dict[str, list[str]]:
         """Area id -> the evidence that put the item there, in profile order."""
         found: dict[str, list[str]] = {}
-        raw = f"{assessment.item.title or ''}\n{assessment.item.body or ''}"  # the profile's patterns see it as written
-        for area in self.areas:
-            score, evidence = self._score(area, assessment, raw)
+        item, features = assessment.item, assessment.features
+        text = features.text
+        present = _Present(
+            raw=f"{item.title or ''}\n{item.body or ''}",  # the profile's patterns see it as written
+            words=features.words & self.words,
+            phrases=frozenset(phrase for phrase in self.phrases if phrase in text),
+            prefixed=self._prefixed(features.words),
+            paths=frozenset(path for path in self.paths if path in text),
+        )
+        keys = [
+            *((("label", label) for label in features.labels) if self.use_labels else ()),
+            *(("tag", tag) for tag in features.tags),
+            ("kind", item.kind),
+            *(("owner", owner) for owner in features.owners),
+            *(("word", word) for word in present.words),
+            *(("phrase", phrase) for phrase in present.phrases),
+            *(("path", path) for path in present.paths),
+        ]
+        named: set[int] = set(self.prefix_areas) if present.prefixed else set()
+        for key in keys:
+            named.update(self.named.get(key, ()))
+        for n, area in enumerate(self.areas):
+            pattern = next((pattern for pattern in area.patterns if pattern.search(present.raw)), None)
+            if pattern is None and n not in named and not self.score_all:
+                continue
+            score, evidence = self._score(area, assessment, present, pattern)
             if score >= self.weights.threshold:
                 found[area.rule.id] = evidence
         if not found and self.fallback:
             found[self.fallback] = ["no specific area matched"]
         return found
 
-    def _score(self, area: _CompiledArea, assessment: Assessment, raw: str) -> tuple[float, list[str]]:
+    def _prefixed(self, words: frozenset[str]) -> list[str]:
+        """The words that start with some area's keyword prefix, sorted."""
+        if not self.prefixes:
+            return []
+        new = words - self.tried
+        if new:
+            self.tried |= new
+            self.prefixed.update(word for word in new if word.startswith(self.prefixes))
+        return sorted(words & self.prefixed)
+
+    def _score(
+        self, area: _CompiledArea, assessment: Assessment, present: _Present, pattern: re.Pattern[str] | None
+    ) -> tuple[float, list[str]]:
+        """The area's score and evidence; `pattern` is its first pattern found in the text."""
         weights, item, features = self.weights, assessment.item, assessment.features
         score, evidence = 0.0, []
-        if self.use_labels:
+        if self.use_labels and not features.labels.isdisjoint(area.labels):
             for label in sorted(features.labels & area.labels):
                 score += weights.label
                 evidence.append(f"label {label}")
-        for tag in sorted(features.tags & area.tags):
-            score += weights.title_tag
-            evidence.append(f"title tag [{tag}]")
+        if not features.tags.isdisjoint(area.tags):
+            for tag in sorted(features.tags & area.tags):
+                score += weights.title_tag
+                evidence.append(f"title tag [{tag}]")
         if item.kind in area.rule.kinds:
             score += weights.kind
             evidence.append(f"kind {item.kind}")
-        for pattern in area.patterns:
-            if pattern.search(raw):
-                score += weights.pattern
-                evidence.append(f"pattern {pattern.pattern}")
-                break
-        paths = [path for path in area.paths if path in features.text]
-        if paths:
-            score += weights.path
-            evidence.append(f"path {paths[0]}")
-        hits = area.keywords.find(features.words, features.text)
-        title_hits = [hit for hit in hits if hit in features.title_words or (" " in hit and hit in features.title)]
-        body_hits = [hit for hit in hits if hit not in title_hits]
-        if title_hits:
-            score += weights.title_keyword
-            evidence.append("title mentions " + ", ".join(title_hits[:3]))
-        if body_hits:
-            score += min(weights.body_keyword_cap, weights.body_keyword * len(body_hits))
-            evidence.append("text mentions " + ", ".join(body_hits[:3]))
-        owners = sorted(features.owners & area.owners)
-        if owners:
+        if pattern is not None:
+            score += weights.pattern
+            evidence.append(f"pattern {pattern.pattern}")
+        if present.paths:
+            paths = [path for path in area.paths if path in present.paths]
+            if paths:
+                score += weights.path
+                evidence.append(f"path {paths[0]}")
+        hits = area.keywords.found(present.words, present.phrases, present.prefixed)
+        if hits:
+            title_hits = [hit for hit in hits if hit in features.title_words or (" " in hit and hit in features.title)]
+            body_hits = [hit for hit in hits if hit not in title_hits]
+            if title_hits:
+                score += weights.title_keyword
+                evidence.append("title mentions " + ", ".join(title_hits[:3]))
+            if body_hits:
+                score += min(weights.body_keyword_cap, weights.body_keyword * len(body_hits))
+                evidence.append("text mentions " + ", ".join(body_hits[:3]))
+        if not features.owners.isdisjoint(area.owners):
+            owners = sorted(features.owners & area.owners)
             score += min(weights.owner_cap, weights.owner * len(owners))
             evidence.append("cc " + ", ".join(f"@{owner}" for owner in owners[:3]))
         return score, evidence
+
+
+@dataclass(frozen=True, slots=True)
+class _Present:
+    """What of every area's evidence an item holds, read once per item."""
+
+    raw: str
+    words: frozenset[str]  # keyword words among the item's words
+    phrases: frozenset[str]  # keyword phrases in its text
+    prefixed: list[str]  # its words that start with some keyword prefix, sorted
+    paths: frozenset[str]  # paths in its text

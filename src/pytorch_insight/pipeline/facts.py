@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -176,11 +177,33 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "error": ("rais", "throw", "error", "fail", "traceback", "exception", "broken"),
 }
 DIGIT = re.compile(r"\d")
+
+
+def longest_literal(words: Iterable[str]) -> re.Pattern[str]:
+    """A pattern that matches what an alternation of `words`, the longest first, matches (the longest
+    word that starts at a position), written as a tree of their characters: the alternation tries
+    every word at every position, the tree one branch per character."""
+    tree: dict[str, dict] = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here
+
+    def written(node: dict[str, dict]) -> str:
+        branches = [re.escape(char) + written(child) for char, child in node.items() if char]
+        if not branches:
+            return ""
+        either = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        # Longer words first: the branches are tried before ending at a shorter word.
+        return f"(?:{either})?" if "" in node else either
+
+    return re.compile(written(tree))
+
+
 # All triggers in one pass, the longest first; a trigger stands for its own kinds and for those of
 # every shorter trigger it contains ("corruption" holds "corrupt").
-TRIGGER_SCAN = re.compile(
-    "|".join(sorted({re.escape(t) for ts in TRIGGERS.values() for t in ts}, key=len, reverse=True))
-)
+TRIGGER_SCAN = longest_literal({t for ts in TRIGGERS.values() for t in ts})
 TRIGGER_KINDS: dict[str, frozenset[str]] = {
     trigger: frozenset(kind for kind, others in TRIGGERS.items() if any(other in trigger for other in others))
     for triggers in TRIGGERS.values()

@@ -21,10 +21,14 @@ TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 TAG_PARTS = re.compile(r"[-/,+ ]+")
 NUMBER_SUFFIX = re.compile(r"(?<!\s)\s*+\(#\d*+(?:…|\.\.\.)?\)?\s*+$")  # "(#180916)", or cut short: "(#180…"
 # Identifiers that can tie two items together: dotted API paths, snake_case names and CamelCase
-# class names (torch.nn.functional.pad, flex_attention, CUDACachingAllocator), in one pass.
+# class names (torch.nn.functional.pad, flex_attention, CUDACachingAllocator), in one pass. Each
+# starts with a letter after a non-word character, which the pattern takes (the text is searched
+# with a space before it): a pattern that starts with a character set skips ahead to the next
+# candidate, one that starts with `\b` tries every position. No run is given back (`*+`), since
+# what follows it could never match what it gave back.
 IDENTIFIER = re.compile(
-    r"\b(?:torch(?:\.[A-Za-z_]\w*){2,}|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+){1,6}"
-    r"|[A-Z][a-z0-9]*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*|[A-Z]{2,}[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)\b"
+    r"\W(torch(?:\.[A-Za-z_]\w*+){2,}|[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++){1,6}"
+    r"|[A-Z][a-z0-9]*+[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*+|[A-Z]{2,}[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*+)\b"
 )
 BODY_LIMIT = 4000
 EMPTY: frozenset[str] = frozenset()
@@ -77,12 +81,13 @@ def extract_features(item: Item) -> Features:
         else frozenset()
     )
     prose_without_cc = CC_LINE.sub(" ", prose) if has_cc else prose
-    text = f"{title}\n{prose_without_cc}".lower()
+    written = f"{title}\n{prose_without_cc}"
+    text = written.lower()
     title_lower = title.lower()
     stack = tuple(int(number) for number in GHSTACK.findall(body)) if "ghstack" in body else ()
     identifiers = frozenset(
         token
-        for token in IDENTIFIER.findall(f"{title}\n{prose_without_cc}")
+        for token in IDENTIFIER.findall(" " + written)
         if len(token) >= 6 and not token.lower().startswith(("test_", "http"))
     )
     participants = len(
@@ -132,3 +137,13 @@ class KeywordSet:
         if self.prefixes:
             found += sorted(word for word in words if word.startswith(self.prefixes))
         return found
+
+    def found(self, words: frozenset[str], phrases: frozenset[str], prefixed: list[str]) -> list[str]:
+        """`find` from what a caller already looked up for several sets at once: the words and
+        phrases of the item among theirs, and its words with one of their prefixes, sorted."""
+        hits = sorted(self.words & words) if not self.words.isdisjoint(words) else []
+        if phrases:
+            hits += [phrase for phrase in self.phrases if phrase in phrases]
+        if self.prefixes and prefixed:
+            hits += [word for word in prefixed if word.startswith(self.prefixes)]
+        return hits

@@ -67,7 +67,14 @@ def _is_landed(assessment: Assessment) -> bool:
 
 def is_cherry_pick(assessment: Assessment) -> bool:
     item = assessment.item
-    return bool(CHERRY_TITLE.match(item.title or "") or CHERRY_PICK.search((item.body or "")[:2000]))
+    return bool(CHERRY_TITLE.match(item.title or "") or _cherry_pick(item.body))
+
+
+def _cherry_pick(body: str | None) -> re.Match[str] | None:
+    """The cherry-pick the beginning of a body names. Its word is looked for first: few bodies hold
+    it, and the pattern, case-blind and led by a word boundary, tries every position of the rest."""
+    head = (body or "")[:2000]
+    return CHERRY_PICK.search(head) if "cherry" in head.lower() else None
 
 
 def _lead_change(members: Sequence[Assessment]) -> Assessment:
@@ -92,7 +99,7 @@ def link_duplicates(assessments: Sequence[Assessment], by_id: Mapping[str, Asses
     for assessment in assessments:
         if assessment.item.kind == "commit":
             continue
-        picked = CHERRY_PICK.search((assessment.item.body or "")[:2000])
+        picked = _cherry_pick(assessment.item.body)
         if picked and assessment.item.repo:
             original = by_id.get(github_item_id(assessment.item.repo, int(picked.group(1) or picked.group(2))))
             if original is not None and original is not assessment:

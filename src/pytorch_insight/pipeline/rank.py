@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from pytorch_insight.config import LocalizedText, Profile, Reader, Signal
 from pytorch_insight.model import short_ref
@@ -57,6 +58,8 @@ class Ranker:
         self.settings = profile.ranking
         self.reader = reader
         self.window = window
+        # A window has few authors and many comments: each login is judged once.
+        self.is_bot = cache(profile.is_bot)
         self.signals = [
             _CompiledSignal(
                 signal,
@@ -168,7 +171,7 @@ class Ranker:
     def _engagement(self, assessment: Assessment, reasons: list[Reason]) -> float:
         settings, item = self.settings, assessment.item
         total = 0.0
-        humans = [c for c in item.comments if not self.profile.is_bot(c.author) and self._in_window(c.date)]
+        humans = [c for c in item.comments if not self.is_bot(c.author) and self._in_window(c.date)]
         if item.comments:
             comments = len(humans)
         else:  # a thread not collected: GitHub's count is all there is (it cannot be bounded)
@@ -194,7 +197,7 @@ class Ranker:
             total += settings.fix_available
             reasons.append(reason("fix-exists", refs=", ".join(short_ref(fix) for fix in fixes[:3])))
         author = (item.author or "").lower()
-        if author in self.people and not self.profile.is_bot(author):
+        if author in self.people and not self.is_bot(author):
             person = self.people[author]
             total += settings.key_contributor
             team = self.profile.teams.get(person.team, person.team)

@@ -30,8 +30,8 @@ from pytorch_insight.errors import ConfigError
 # states its problem (on the corpus's time split 600 characters read better than 1,200 or 400, and
 # the corpus shows at most ~1,200 of each thread).
 TEXT_LIMIT = 600
-TOKEN = re.compile(r"[a-z][a-z0-9_]*|\d+(?:\.\d+)?")
-NUMBER = re.compile(r"\d")
+# A word, or a number (its group empty: a number reads as `0`).
+TOKEN = re.compile(r"([a-z][a-z0-9_]*)|\d+(?:\.\d+)?")
 # Environment dumps say what was installed, not what happened (`[pip3] nvidia-nccl...`).
 ENVIRONMENT = re.compile(
     r"(?ims)^\s{0,3}(?:#{1,6}\s*)?(?:(?:versions?|environment|collect_env|collecting environment information)\b|"
@@ -54,17 +54,22 @@ def model_text(title: str | None, body: str | None) -> str:
 
 def tokens(text: str) -> list[str]:
     """Lower-cased words (numbers as `0`: the magnitude is read elsewhere; its presence is what counts)."""
-    return ["0" if NUMBER.match(token) else token for token in TOKEN.findall(text.lower())]
+    return [word or "0" for word in TOKEN.findall(text.lower())]
 
 
 def terms(title: str | None, body: str | None, extra: Iterable[str] = ()) -> list[str]:
     """The model's features of one item: body words and word pairs, title words marked as such (a
     title says what the thread is about), and `extra` tags such as the facts the rules read."""
     words = tokens(model_text(title, body))
-    found = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
-    found += [f"t:{word}" for word in tokens(title or "")]
-    found += list(extra)
+    found = words + _pairs(words)
+    found += map("t:".__add__, tokens(title or ""))
+    found += extra
     return found
+
+
+def _pairs(words: list[str]) -> list[str]:
+    """Each word with the next, as "a b"."""
+    return list(map(" ".join, zip(words, words[1:], strict=False)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,16 +127,26 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
     def _idf(self) -> numpy.ndarray:
         return numpy.asarray(self.idf, dtype=numpy.float64)
 
+    @cached_property
+    def _intercept(self) -> numpy.ndarray:
+        return numpy.asarray(self.intercept)
+
+    def _columns(self, found: Sequence[str]) -> list[int]:
+        """The columns of the terms the model knows, in the order they occur."""
+        return [column for column in map(self.index.get, found) if column is not None]
+
     def margins(self, found: Sequence[str]) -> list[float]:
         """Sublinear tf-idf, l2-normalised (the weighting the training used), times each class's weights."""
-        counts = Counter(column for term in found if (column := self.index.get(term)) is not None)
+        counts = Counter(map(self.index.get, found))
+        counts.pop(None, None)  # the terms it does not know
         if not counts:
             return list(self.intercept)
         columns = numpy.fromiter(counts.keys(), dtype=numpy.int64, count=len(counts))
         tf = numpy.fromiter(counts.values(), dtype=numpy.float64, count=len(counts))
         weights = (1.0 + numpy.log(tf)) * self._idf[columns]
-        weights /= numpy.linalg.norm(weights) or 1.0
-        return (self._matrix[:, columns] @ weights + numpy.asarray(self.intercept)).tolist()
+        # What numpy.linalg.norm computes for a vector, without its dispatch on ord and axis.
+        weights /= math.sqrt(weights.dot(weights)) or 1.0
+        return (self._matrix[:, columns] @ weights + self._intercept).tolist()
 
     def probabilities(self, found: Sequence[str]) -> dict[str, float]:
         return {
@@ -154,19 +169,20 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
         wanted = [k for k, name in enumerate(self.classes) if probabilities[name] >= explain]
         if wanted:
             candidates = [title or "", *sentences()]
-            scored = [self._contributions(tokens(sentence), wanted) for sentence in candidates]
+            rows = self._matrix[wanted]
+            scored = [self._contributions(tokens(sentence), wanted, rows) for sentence in candidates]
             for k in wanted:
                 best = max(range(len(candidates)), key=lambda n: scored[n][k])
                 if scored[best][k] > 0:
                     evidence[self.classes[k]] = candidates[best]
         return Judgement(probabilities, evidence)
 
-    def _contributions(self, words: list[str], wanted: list[int]) -> dict[int, float]:
-        found = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
-        columns = [column for term in found if (column := self.index.get(term)) is not None]
+    def _contributions(self, words: list[str], wanted: list[int], rows: numpy.ndarray) -> dict[int, float]:
+        """Class k (of `wanted`, whose weight `rows` are) -> how far the words push towards it."""
+        columns = self._columns(words + _pairs(words))
         if not columns:
             return dict.fromkeys(wanted, 0.0)
-        sums = self._matrix[wanted][:, columns] @ self._idf[columns]
+        sums = rows[:, columns] @ self._idf[columns]
         return {k: float(total) for k, total in zip(wanted, sums, strict=True)}
 
 
