@@ -190,7 +190,7 @@ def filled_fields(entry: FocusEntry) -> int:
         for field in (
             analysis.summary,
             analysis.root_cause,
-            analysis.impact or analysis.impact_in_summary or analysis.facts.comparisons,
+            analysis.impact or analysis.facts.comparisons,
             analysis.workaround,
             analysis.fix_state != "none",
         )
