@@ -44,6 +44,26 @@ def test_an_open_problem_is_named_as_the_one_to_act_on_with_its_reason(lang: str
         assert "Act now on #5001: still open with no landed fix, and its sources report a silent wrong result" in text
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("leads", ["#5102", "#5101"])  # the fix, or (a discussed issue) the issue
+def test_a_closed_fix_is_never_told_as_pending_nor_its_issue_as_without_one(lang: str, leads: str) -> None:
+    from pytorch_insight.model import Comment
+
+    talk = [Comment(author=f"user{n}", date="2026-04-09T10:00:00Z", body="Same here.") for n in range(4)]
+    report = report_of(
+        [
+            item(5101, "Wrong values from clamp on MPS", WRONG, comments=talk if leads == "#5101" else []),
+            item(5102, "Fix clamp cache keys", "Fixes #5101", kind="pull_request", state="closed"),
+        ],
+        lang,
+    )
+    text = " ".join(theme.text for theme in report.overview.themes)
+    closed = {"zh": "已在 GitHub 上关闭", "en": "closed on GitHub"}[lang]
+    assert re.search(rf"{leads} (?:报告了|是|reported|fixes)", text) and closed in text
+    assert {"zh": "没有修复 PR", "en": "no fix PR"}[lang] not in text
+    assert {"zh": "尚待审阅合入", "en": "not yet landed"}[lang] not in text
+
+
 WEEKS = [
     ("pytorch-2026-04-07_2026-04-20.jsonl", "2026-04-14", "2026-04-20"),
     ("pytorch-2026-03-16_2026-03-22.jsonl", "2026-03-16", "2026-03-22"),

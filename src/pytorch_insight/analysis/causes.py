@@ -71,6 +71,8 @@ def root_causes(
     quotes it; without `headed`, each must also have the role model's agreement."""
     found = []
     for sentence in sentences_found:
+        if sentence.rstrip().endswith(":"):
+            continue  # a lead-in to a repro or a log ("The following program triggers it because …:")
         marker = ROOT_CAUSE.search(sentence)
         if marker and not_a_cause(sentence, marker):
             continue

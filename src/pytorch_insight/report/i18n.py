@@ -319,6 +319,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{ref} 报告了{title}{whom}，修复 {fix} 仍在审阅、尚未合入",
         "en": "{ref} reported {title}{whom}; its fix {fix} is still under review",
     },
+    "ov_issue_fix_closed": {
+        "zh": "{ref} 报告了{title}{whom}，其修复 {fix} 已在 GitHub 上关闭，数据中看不出是否合入",
+        "en": "{ref} reported {title}{whom}; its fix {fix} is closed on GitHub, landing not shown in the data",
+    },
     "ov_issue_open": {
         "zh": "{ref} 报告了{title}{whom}，目前还没有修复 PR",
         "en": "{ref} reported {title}{whom}, with no fix PR yet",
@@ -341,6 +345,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "ov_change_merged": {"zh": "{ref} {title}{whom} 已合入", "en": "{ref} {title}{whom} has landed"},
     "ov_change_open": {"zh": "{ref} {title}{whom} 仍在审阅中", "en": "{ref} {title}{whom} is still under review"},
+    "ov_fix_closed": {
+        "zh": "{ref} 是 {target} 的修复（{title}）{whom_clause}，已在 GitHub 上关闭，未确认合入",
+        "en": "{ref} fixes {target} ({title}){whom_clause} and is closed on GitHub, landing unconfirmed",
+    },
     "ov_change_closed": {
         "zh": "{ref} {title}{whom} 已关闭，未确认合入",
         "en": "{ref} {title}{whom} was closed without a confirmed merge",

@@ -114,7 +114,8 @@ class OverviewWriter:
             target = self.refs(fixes)
             merged = state in ("merged", "landed")
             if target:
-                return say("ov_fix_merged" if merged else "ov_fix_open", ref=ref, target=target, title=title)
+                key = "ov_fix_merged" if merged else "ov_fix_closed" if state == "closed" else "ov_fix_open"
+                return say(key, ref=ref, target=target, title=title)
             if state == "closed":
                 return say("ov_change_closed", ref=ref, title=title)
             return say("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
@@ -125,6 +126,8 @@ class OverviewWriter:
             return say("ov_issue_fixing", ref=ref, title=title, fix=fix)
         if state == "closed":
             return say("ov_issue_closed", ref=ref, title=title)
+        if state == "unconfirmed" and fix:  # still open, its fix PRs closed: never "no fix PR yet"
+            return say("ov_issue_fix_closed", ref=ref, title=title, fix=fix)
         if state == "referenced":
             return say("ov_issue_referenced", ref=ref, title=title, fix=self.refs(list(analysis.fix_ref_states)))
         return say("ov_issue_open", ref=ref, title=title)
