@@ -168,7 +168,18 @@ class Collected:
     waited: float
 
 
-def collect_once(name: str, rows: list[dict[str, Any]], github: str, day: datetime, latency: float) -> Collected:
+@dataclass
+class Run:
+    """One in-process collection of the window against the stand-in: what it stored and asked."""
+
+    status: SourceStatus
+    stored: list[tuple[str | None, int | None, str]]  # (repo, number, kind) of every stored item
+    paths: list[str]  # the request paths, without their queries
+    seconds: float
+    waited: float  # simulated seconds spent waiting for rate-limit resets
+
+
+def run_once(rows: list[dict[str, Any]], github: str, day: datetime, latency: float) -> Run:
     clock = SimulatedClock(day)
     with tempfile.TemporaryDirectory() as folder, FakeGitHub(rows, latency=latency, now=clock.now) as server:
         profile = profile_file(Path(folder), github)
@@ -180,11 +191,18 @@ def collect_once(name: str, rows: list[dict[str, Any]], github: str, day: dateti
             sources = build_sources(settings, store, stack, ("github",), clock=clock)
             [status] = run_collection(store, sources, WINDOW, NoProgress(), settings.profile.name, {})
         seconds = time.perf_counter() - started
-        commits = sum(item.kind == "commit" for item in store.iter_items())
+        stored = [(item.repo, item.number, item.kind) for item in store.iter_items()]
         paths = [path.split("?", 1)[0] for path, _ in server.log]
-    threads = sum(path.endswith("/comments") for path in paths)
-    focus = sum(path.endswith(("/files", "/timeline")) for path in paths)
-    return Collected(name, status, len(paths) - threads - focus, threads, focus, commits, seconds, clock.waited)
+    return Run(status, stored, paths, seconds, clock.waited)
+
+
+def collect_once(name: str, rows: list[dict[str, Any]], github: str, day: datetime, latency: float) -> Collected:
+    run = run_once(rows, github, day, latency)
+    commits = sum(kind == "commit" for _, _, kind in run.stored)
+    threads = sum(path.endswith("/comments") for path in run.paths)
+    focus = sum(path.endswith(("/files", "/timeline")) for path in run.paths)
+    lists = len(run.paths) - threads - focus
+    return Collected(name, run.status, lists, threads, focus, commits, run.seconds, run.waited)
 
 
 def collection(args: argparse.Namespace) -> bool:

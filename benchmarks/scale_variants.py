@@ -28,9 +28,6 @@ import argparse
 import math
 import random
 import sys
-import tempfile
-import time
-from contextlib import ExitStack
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -44,15 +41,9 @@ from benchmarks.scale_out import (  # noqa: E402
     MORNING_AFTER,
     ORG,
     WINDOW,
-    SimulatedClock,
     organisation,
-    profile_file,
+    run_once,
 )
-from pytorch_insight.collect import build_sources, run_collection  # noqa: E402
-from pytorch_insight.config import load_settings  # noqa: E402
-from pytorch_insight.sources import NoProgress  # noqa: E402
-from pytorch_insight.store import Store  # noqa: E402
-from tests.fakes.github import FakeGitHub  # noqa: E402
 
 LATE_RUN = datetime(2026, 4, 16, 6, 0, tzinfo=timezone.utc)
 BUSY_DAY = datetime(2026, 4, 9, tzinfo=timezone.utc)
@@ -160,23 +151,6 @@ def active(row: dict[str, Any]) -> bool:
     return any(value and WINDOW.since <= day(value) <= WINDOW.until for value in dates)
 
 
-def collect(rows: list[dict[str, Any]], github: str, clock_day: datetime, latency: float) -> dict[str, Any]:
-    clock = SimulatedClock(clock_day)
-    with tempfile.TemporaryDirectory() as folder, FakeGitHub(rows, latency=latency, now=clock.now) as server:
-        profile = profile_file(Path(folder), github)
-        env = {"GITHUB_API_URL": server.url, "GITHUB_TOKEN": "benchmark-token"}
-        settings = load_settings(profile=str(profile), db=str(Path(folder) / "bench.db"), env=env)
-        store = Store.open(settings.db)
-        started = time.perf_counter()
-        with ExitStack() as stack:
-            sources = build_sources(settings, store, stack, ("github",), clock=clock)
-            [status] = run_collection(store, sources, WINDOW, NoProgress(), settings.profile.name, {})
-        seconds = time.perf_counter() - started
-        stored = {(item.repo, item.number) for item in store.iter_items() if item.kind != "commit"}
-        paths = [path.split("?", 1)[0] for path, _ in server.log]
-    return {"status": status, "stored": stored, "paths": paths, "seconds": seconds, "waited": clock.waited}
-
-
 def floor(rows: list[dict[str, Any]], focus: int) -> int:
     """One list request per 100 active items; per repository, the cheaper of its comment
     listing's pages and one request per commented thread; the focus details the report needs."""
@@ -217,20 +191,21 @@ def main() -> int:
             ("organisation, backfill", f'orgs = ["{ORG}"]', LATER),
         )
         for way, github, clock_day in ways:
-            got = collect(rows, github, clock_day, args.latency)
-            paths = got["paths"]
+            got = run_once(rows, github, clock_day, args.latency)
+            stored = {(repo, number) for repo, number, kind in got.stored if kind != "commit"}
+            paths = got.paths
             threads = sum(path.endswith("/comments") for path in paths)
             listing = sum(path.endswith("/issues/comments") for path in paths)
             focus = sum(path.endswith(("/files", "/timeline")) for path in paths)
             lists = len(paths) - threads - focus
-            lost = len(expected - got["stored"])
+            lost = len(expected - stored)
             least = floor(rows, focus)
-            status = got["status"]
+            status = got.status
             ok = ok and lost == 0
             print(
                 f"{name:<14}{way:<26}{len(expected):>7}{lost:>6}{status.requests:>9}{lists:>7}"
                 f"{f'{listing}+{threads - listing}':>10}"
-                f"{focus:>6}{least:>6}{status.requests / least:>8.2f}{got['waited']:>8.0f}{got['seconds']:>8.1f}"
+                f"{focus:>6}{least:>6}{status.requests / least:>8.2f}{got.waited:>8.0f}{got.seconds:>8.1f}"
                 f"  {status.status.value}{': ' + status.note[:100] if status.note else ''}",
                 flush=True,
             )
