@@ -18,7 +18,7 @@ from pytorch_insight.collect import build_sources, run_collection
 from pytorch_insight.config import load_settings
 from pytorch_insight.sources import NoProgress
 from pytorch_insight.store import Store
-from pytorch_insight.window import make_window
+from pytorch_insight.window import Window, make_window
 from tests.conftest import SHARED_WINDOW
 from tests.fakes.github import FakeGitHub
 from tests.workers.conftest import Workers, worker_config
@@ -46,15 +46,18 @@ def profile_file(folder: Path) -> Path:
     return path
 
 
-def in_process(rows: list[dict[str, Any]], profile: Path, db: str) -> Store:
-    """The same collection run here, as `collect` without --workers does it: the expectation."""
+def in_process(
+    rows: list[dict[str, Any]], profile: Path, db: str, window: Window = SHARED_WINDOW, name: str = "pytorch"
+) -> tuple[Store, list[tuple[str, int]]]:
+    """The same collection run here, as `collect` without --workers does it: the expectation, and
+    the requests it made."""
     with FakeGitHub(rows, now=time.time) as fake:
         settings = load_settings(profile=str(profile), db=db, env={"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN})
         store = Store.open(db)
         with ExitStack() as stack:
             sources = build_sources(settings, store, stack, ("github",))
-            run_collection(store, sources, SHARED_WINDOW, NoProgress(), "pytorch", {})
-    return store
+            run_collection(store, sources, window, NoProgress(), name, {})
+        return store, list(fake.log)
 
 
 def dispatch(group: Workers, profile: Path, *extra: str) -> subprocess.Popen[str]:
@@ -81,7 +84,7 @@ def test_a_worker_killed_mid_task_loses_nothing(
     workers: Callable[..., Workers],
 ) -> None:
     profile = profile_file(tmp_path)
-    expected = threads(in_process(shared_rows, profile, str(tmp_path / "expected.db")))
+    expected = threads(in_process(shared_rows, profile, str(tmp_path / "expected.db"))[0])
     # Slow answers keep the big repository's task busy for seconds, long enough to be killed in it.
     fake = FakeGitHub(shared_rows, now=time.time, tokens={TOKEN}, latency=0.1)
     fake.start()
@@ -179,15 +182,8 @@ def test_the_focus_details_are_picked_once_for_the_whole_window_as_in_process(
     ]
     rows += [row for row in shared_rows if row["repo"] in REPOSITORIES[3:]]
     profile = profile_file(tmp_path)
-    with FakeGitHub(rows, now=time.time) as fake:
-        settings = load_settings(
-            profile=str(profile), db=str(tmp_path / "in.db"), env={"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN}
-        )
-        expected_store = Store.open(settings.db)
-        with ExitStack() as stack:
-            sources = build_sources(settings, expected_store, stack, ("github",))
-            run_collection(expected_store, sources, SHARED_WINDOW, NoProgress(), "pytorch", {})
-        expected = details(fake.log)
+    expected_store, log = in_process(rows, profile, str(tmp_path / "in.db"))
+    expected = details(log)
     assert expected  # the shared fortnight has focus PRs and issues
     db = str(tmp_path / "workers.db")
     with FakeGitHub(rows, now=time.time, tokens={TOKEN}) as fake:
@@ -221,15 +217,8 @@ def test_an_organisations_threads_are_spread_over_the_workers_one_task_per_repos
     profile = tmp_path / "acme.toml"
     profile.write_text('name = "acme"\ntitle = { zh = "Acme", en = "Acme" }\n[github]\norgs = ["acme"]\n')
     window = make_window("2026-04-07", "2026-04-13")
-    with FakeGitHub(rows, now=time.time) as fake:
-        settings = load_settings(
-            profile=str(profile), db=str(tmp_path / "in.db"), env={"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN}
-        )
-        expected_store = Store.open(settings.db)
-        with ExitStack() as stack:
-            sources = build_sources(settings, expected_store, stack, ("github",))
-            run_collection(expected_store, sources, window, NoProgress(), "acme", {})
-        expected_requests = len(fake.log)
+    expected_store, log = in_process(rows, profile, str(tmp_path / "in.db"), window, "acme")
+    expected_requests = len(log)
     db = str(tmp_path / "workers.db")
     with FakeGitHub(rows, now=time.time, tokens={TOKEN}) as fake:
         config = worker_config(tmp_path / "config.toml", redis_url, job_timeout=120.0)
