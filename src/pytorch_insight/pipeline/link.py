@@ -64,6 +64,17 @@ def issue_urls(text: str) -> list[tuple[str, int, bool, str]]:
     return found
 
 
+def own_line_issues(body: str, repo: str | None, by_id: Mapping[str, Assessment]) -> list[tuple[tuple[str, int], str]]:
+    """((repo, number), evidence) for each issue of the window a PR body names on a line of its own."""
+    found = []
+    for match in OWN_LINE.finditer(body):
+        target = (match.group("repo") or repo or "", int(match.group("number")))
+        known = by_id.get(github_item_id(*target))
+        if known is not None and known.item.kind == "issue":
+            found.append((target, f'issue named on a line of its own in the PR body: "{_quote(match.group(0))}"'))
+    return found
+
+
 def _quote(text: str) -> str:
     """The source's own words for a link, on one line and bounded, for the evidence."""
     return shorten(" ".join(text.split()), QUOTE_LIMIT)
@@ -87,13 +98,7 @@ def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment
             ]
         targets += [((r, n), f'issue URL in {origin}: "{q}"') for r, n, is_fix, q in issue_urls(body) if is_fix]
         if item.kind == "pull_request":
-            targets += [
-                (target, f'issue named on a line of its own in the PR body: "{_quote(match.group(0))}"')
-                for match in OWN_LINE.finditer(body)
-                if (target := (match.group("repo") or item.repo or "", int(match.group("number"))))
-                and (known := by_id.get(github_item_id(*target))) is not None
-                and known.item.kind == "issue"
-            ]
+            targets += own_line_issues(body, item.repo, by_id)
         for (repo, number), evidence in targets:
             target = github_item_id(repo, number)
             if target in by_id and by_id[target].item.kind in CHANGE_KINDS:
