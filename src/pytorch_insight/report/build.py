@@ -232,12 +232,13 @@ class _Builder:
         refs = self.join([self.ref(ref) for ref in analysis.fix_refs])
         if analysis.fix_state == "open" and not refs:
             return self.t("fix_open_self")
-        requested = self.t("fix_merge_requested", quote=analysis.merge_requested) if analysis.merge_requested else ""
+        # What the threads add to the states: a merge asked for, a PR announced without its number.
+        thread = self.t("fix_merge_requested", quote=analysis.merge_requested) if analysis.merge_requested else ""
         if analysis.pr_mentioned:
-            requested += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
+            thread += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
         if analysis.fix_state == "closed":
-            return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + requested
-        return self.t(f"fix_{analysis.fix_state}", refs=refs) + requested
+            return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + thread
+        return self.t(f"fix_{analysis.fix_state}", refs=refs) + thread
 
     def tracking_text(self, tracked: list[str]) -> str:
         """Where an umbrella's tracked items stand, counted from their collected states."""
