@@ -236,27 +236,27 @@ def test_a_pr_the_thread_announces_without_naming_it_is_said_to_exist() -> None:
 
     issue = item(
         12,
-        "maximum returns a wrong value",
-        "It returns 247.",
+        "argmax returns a wrong index",
+        "It returns 7 for a tie.",
         comments=[
-            Comment(author="contributor", date="2026-04-09", body="I have created a PR for this, kindly review.")
+            Comment(author="contributor", date="2026-04-09", body="I opened a pull request for this.")
         ],
     )
     ranked = assess([issue], PROFILE)
     analysis = RuleAnalyser().analyse(
         ranked[0], AnalysisContext(PROFILE, PROFILE.reader(None), {ranked[0].id: ranked[0]}), False
     )
-    assert analysis.fix_state == "none" and analysis.pr_mentioned == "contributor: “created a PR”"
+    assert analysis.fix_state == "none" and analysis.pr_mentioned == "contributor: “opened a pull request”"
 
 
 def test_a_remark_after_the_repro_is_no_summary_of_a_description_that_opens_with_none() -> None:
-    body = "On main, macOS\n```python\nimport torch\n```\nI can take a look at it a little later, reporting this here."
+    body = "Seen on nightly, Linux\n```python\nimport torch\n```\nWill look into it next week, noting it here."
     assert summarise(parse_body(body)) == ""
-    stated = "The matmul returns wrong values on MPS.\n```python\nimport torch\n```\nIt started in 2.9."
-    assert summarise(parse_body(stated)).startswith("The matmul returns wrong values")
+    stated = "The reduction returns wrong values on CPU.\n```python\nimport torch\n```\nIt started in 2.9."
+    assert summarise(parse_body(stated)).startswith("The reduction returns wrong values")
 
 
 def test_a_lead_in_to_a_repro_is_no_root_cause() -> None:
-    lead_in = "The following program triggers the race (run it in a loop because it does not always race):"
+    lead_in = "This script shows the failure (it needs a few runs because the timing varies):"
     assert root_causes([lead_in], "") == []
-    assert root_causes(["It races because the cache is not guarded by a lock."], "")
+    assert root_causes(["It fails because the buffer is freed before the copy ends."], "")

@@ -81,7 +81,7 @@ def test_an_rfc_tag_anywhere_in_the_title_and_default_changes_carry_design_weigh
     assert "design" not in facts("[Inductor] Tidy the scheduler")
     # "introduced by" names where a cost came from; it introduces nothing.
     assert facts("Introduce a device-generic stream API")["design"]
-    assert "design" not in facts("Reduce register pressure introduced by a kernel assert")
+    assert "design" not in facts("Cut the latency introduced by the logging hook")
 
 
 def test_hardware_named_in_the_environment_section_counts_but_its_words_are_no_problem() -> None:

@@ -114,15 +114,15 @@ def test_the_projects_everyday_names_relate_nothing() -> None:
 
 
 def test_an_issue_named_on_a_line_of_its_own_is_what_the_pr_fixes() -> None:
-    bug = item(200, "Receiver reserves too much address space")
-    other_pr = item(199, "Refactor the allocator", kind="pull_request")
+    bug = item(200, "Loader keeps file handles open")
+    other_pr = item(199, "Refactor the loader", kind="pull_request")
     fix = item(
         201,
-        "Limit the receiver's reservation",
-        body="The receiver reserved 9/8 of device memory per handle.\n#200\n#199",
+        "Close the loader's handles",
+        body="Each load kept one handle open until exit.\n#200\n#199",
         kind="pull_request",
     )
-    mentions = item(202, "Tidy the allocator", body="See #200 for context.", kind="pull_request")
+    mentions = item(202, "Tidy the loader", body="See #200 for context.", kind="pull_request")
     result = run(bug, other_pr, fix, mentions)
     assert relations(result[fix.id], "fixes") == [bug.id]  # a PR on its own line is no issue it fixes
     assert relations(result[bug.id], "fixed_by") == [fix.id]  # inside a sentence it is only a mention

@@ -52,8 +52,8 @@ def test_a_closed_fix_is_never_told_as_pending_nor_its_issue_as_without_one(lang
     talk = [Comment(author=f"user{n}", date="2026-04-09T10:00:00Z", body="Same here.") for n in range(4)]
     report = report_of(
         [
-            item(5101, "Wrong values from clamp on MPS", WRONG, comments=talk if leads == "#5101" else []),
-            item(5102, "Fix clamp cache keys", "Fixes #5101", kind="pull_request", state="closed"),
+            item(5101, "Wrong values from pow on XPU", WRONG, comments=talk if leads == "#5101" else []),
+            item(5102, "Fix the pow dispatch", "Fixes #5101", kind="pull_request", state="closed"),
         ],
         lang,
     )
