@@ -238,9 +238,7 @@ def test_a_pr_the_thread_announces_without_naming_it_is_said_to_exist() -> None:
         12,
         "argmax returns a wrong index",
         "It returns 7 for a tie.",
-        comments=[
-            Comment(author="contributor", date="2026-04-09", body="I opened a pull request for this.")
-        ],
+        comments=[Comment(author="contributor", date="2026-04-09", body="I opened a pull request for this.")],
     )
     ranked = assess([issue], PROFILE)
     analysis = RuleAnalyser().analyse(
