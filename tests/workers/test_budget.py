@@ -59,7 +59,7 @@ def test_two_workers_hold_one_budget_per_token(
     shared_rows: list[dict[str, Any]], tmp_path: Path, redis_url: str, workers: Callable[..., Workers]
 ) -> None:
     profile = profile_file(tmp_path)
-    expected = threads(in_process(shared_rows, profile, str(tmp_path / "expected.db")))
+    expected = threads(in_process(shared_rows, profile, str(tmp_path / "expected.db"))[0])
     limits = {"core": Limit(5, 1.0), "search": Limit(2, 1.0)}
     fake = CountingGitHub(shared_rows, limits, tokens=set(TOKENS.values()), latency=0.02)
     fake.start()
