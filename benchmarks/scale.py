@@ -4,8 +4,8 @@
 
 The shared fortnight is replicated with new ids and numbers (references inside bodies shift
 with them, so links stay within each copy). Each size runs in a fresh process; it prints the
-wall time of `assess` and the process's peak memory. Targets: 10,000 items in <= 2 s and
-<= 300 MB; 100,000 in <= 12x the 10,000 time.
+wall time of `assess` and the process's peak memory (its reading processes' peak beside it).
+Targets: 10,000 items in <= 3 s and <= 300 MB; 100,000 in <= 11x the 10,000 time.
 """
 
 from __future__ import annotations
@@ -63,7 +63,8 @@ def measure(size: int, data: Path) -> dict[str, float]:
     ranked = assess(items, profile)
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"size": size, "seconds": seconds, "peak_mb": peak_mb, "kept": len(ranked)}
+    children_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"size": size, "seconds": seconds, "peak_mb": peak_mb, "children_mb": children_mb, "kept": len(ranked)}
 
 
 def main() -> int:
@@ -86,17 +87,18 @@ def main() -> int:
         results[size] = json.loads(output)
         r = results[size]
         print(
-            f"{size:>7} items: assess {r['seconds']:.2f} s, peak RSS {r['peak_mb']:.0f} MB ({r['kept']} after fusion)"
+            f"{size:>7} items: assess {r['seconds']:.2f} s, peak RSS {r['peak_mb']:.0f} MB"
+            f" (a reading process {r['children_mb']:.0f} MB; {r['kept']} after fusion)"
         )
     ok = True
     if 10_000 in results:
         r = results[10_000]
-        ok &= r["seconds"] <= 2.0 and r["peak_mb"] <= 300
-        print(f"10,000 target (<= 2 s, <= 300 MB): {'met' if ok else 'MISSED'}")
+        ok &= r["seconds"] <= 3.0 and r["peak_mb"] <= 300
+        print(f"10,000 target (<= 3 s, <= 300 MB): {'met' if ok else 'MISSED'}")
     if 10_000 in results and 100_000 in results:
         ratio = results[100_000]["seconds"] / results[10_000]["seconds"]
-        print(f"100,000 / 10,000 time ratio {ratio:.1f} (target <= 12): {'met' if ratio <= 12 else 'MISSED'}")
-        ok &= ratio <= 12
+        print(f"100,000 / 10,000 time ratio {ratio:.1f} (target <= 11): {'met' if ratio <= 11 else 'MISSED'}")
+        ok &= ratio <= 11
     return 0 if ok else 1
 
 

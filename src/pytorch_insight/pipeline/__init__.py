@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from pytorch_insight.config import Profile
 from pytorch_insight.model import Item
@@ -12,6 +13,7 @@ from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.focus import Story, select_focus
 from pytorch_insight.pipeline.fuse import fuse
 from pytorch_insight.pipeline.link import link
+from pytorch_insight.pipeline.parallel import read_items
 from pytorch_insight.pipeline.rank import rank
 from pytorch_insight.pipeline.read import ItemReader
 from pytorch_insight.window import Window
@@ -29,9 +31,8 @@ def assess(
     """Every distinct item of the window, classified, linked and ranked best first; with a
     window, only the activity inside it counts. `items` is read once, one item at a time."""
     reader = profile.reader(reader_id)
-    reading = ItemReader(profile, reader, use_labels, window)
     with _without_cycle_collection():
-        assessments = [reading.read(item) for item in items]
+        assessments = read_items(items, partial(ItemReader, profile, reader, use_labels, window))
         kept = fuse(assessments)
         link(kept, profile.severity.common_identifiers)
         return rank(kept, profile, reader, window)

@@ -36,7 +36,7 @@ class ItemReader:
         self.ranker = Ranker(profile, reader, window)
 
     def read(self, item: Item) -> Assessment:
-        item = _cut(item)
+        item = cut(item)
         assessment = Assessment(item, extract_features(item), relations=list(item.relations))
         assessment.noise = self.noise.reasons(assessment)
         # Noise is ranked down whatever it says; its facts are not worth reading (a fix for a severe
@@ -64,7 +64,7 @@ class ItemReader:
         assessment.facts, assessment.learned = facts, judged.judgement
 
 
-def _cut(item: Item) -> Item:
+def cut(item: Item) -> Item:
     """The item as every stage reads it: its description and comments cut at GitHub's own limit
     (BODY_LIMIT), so no stage's pass costs more than the largest body GitHub accepts, whatever an
     import or a feed brought. The store keeps the whole text."""

@@ -1,0 +1,121 @@
+"""Reading a large window's items in several processes.
+
+What an item's own text says (pipeline.read) depends on that item alone and is most of what
+`assess` costs, so on a machine with several cores a large window is read in batches by a pool of
+processes and the answers come back in the window's order, the same answers a single process gives.
+
+The pool is forked when this process runs no other thread: the children start at once with the
+profile and the model already loaded. A threaded process (the site server, a progress display)
+must not fork, so there the children come from a fresh server process instead. A process that may
+not have children (a daemonic worker) or a machine with one core reads alone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from itertools import chain, islice
+
+from pytorch_insight.model import Item
+from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.read import ItemReader, cut
+
+PROCESSES_ENV = "PYTORCH_INSIGHT_PROCESSES"
+# Below this many items a window is read in this process: starting the pool would cost more than
+# it saves (the children's start and the items' trip to them are ~0.1 ms an item).
+PARALLEL_FROM = 2_000
+BATCH = 250
+MAX_PROCESSES = 4
+
+_reader: ItemReader | None = None  # each child's own, built once by _start
+
+
+def read_items(
+    items: Iterable[Item],
+    make_reader: Callable[[], ItemReader],
+    processes: int | None = None,
+    parallel_from: int = PARALLEL_FROM,
+) -> list[Assessment]:
+    """Every item read by the reader `make_reader` builds, in order; by a pool of processes (each
+    building its own reader) when the window is large."""
+    stream = iter(items)
+    head = list(islice(stream, parallel_from))
+    reading = make_reader()
+    count = _processes(processes)
+    if len(head) < parallel_from or count < 2:
+        return [reading.read(item) for item in chain(head, stream)]
+    return list(_read_in_pool(chain(head, stream), reading, make_reader, count))
+
+
+def _processes(asked: int | None) -> int:
+    if asked is not None:
+        return asked
+    configured = os.environ.get(PROCESSES_ENV, "").strip()
+    if configured.isdigit():
+        return int(configured)
+    if multiprocessing.current_process().daemon:
+        return 1
+    return min(len(os.sched_getaffinity(0)), MAX_PROCESSES)
+
+
+def _read_in_pool(
+    items: Iterator[Item], reading: ItemReader, make_reader: Callable[[], ItemReader], processes: int
+) -> Iterator[Assessment]:
+    # Fork inherits the parent's lock states: safe only while no other thread could hold one.
+    method = "fork" if threading.active_count() == 1 else "forkserver"
+    pool = ProcessPoolExecutor(
+        processes, multiprocessing.get_context(method), initializer=_start, initargs=(make_reader,)
+    )
+    # A bounded number of batches in flight: the window is never held twice (as items and as
+    # batches waiting for a child).
+    pending: deque[tuple[list[Item], Future[list[Assessment]] | None]] = deque()
+    try:
+        while batch := list(islice(items, BATCH)):
+            pending.append((batch, _submit(pool, batch)))
+            if len(pending) >= 2 * processes:
+                yield from _collect(*pending.popleft(), reading)
+        while pending:
+            yield from _collect(*pending.popleft(), reading)
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _submit(pool: ProcessPoolExecutor, batch: list[Item]) -> Future[list[Assessment]] | None:
+    try:
+        return pool.submit(_read_batch, batch)
+    except BrokenProcessPool:
+        return None
+
+
+def _collect(batch: list[Item], future: Future[list[Assessment]] | None, reading: ItemReader) -> list[Assessment]:
+    """The batch's assessments with their items put back. A child that died (killed for its
+    memory, say) loses no item: its batches, and those of the broken pool, are read here."""
+    try:
+        read = future.result() if future is not None else None
+    except BrokenProcessPool:
+        read = None
+    if read is None:
+        return [reading.read(item) for item in batch]
+    for assessment, item in zip(read, batch, strict=True):
+        assessment.item = cut(item)
+    return read
+
+
+def _start(make_reader: Callable[[], ItemReader]) -> None:
+    global _reader
+    _reader = make_reader()
+
+
+def _read_batch(items: list[Item]) -> list[Assessment]:
+    if _reader is None:
+        raise RuntimeError("a reading process started without its reader")
+    read = [_reader.read(item) for item in items]
+    # The parent has the items: only what was read of them travels back.
+    for assessment in read:
+        assessment.item = None  # type: ignore[assignment]
+    return read
