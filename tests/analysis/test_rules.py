@@ -215,6 +215,8 @@ def test_a_merge_requested_before_a_pr_closed_is_stated_with_its_words() -> None
     pr, issue = merge_thread(("reviewer", "Looks good"), ("maintainer", '@pytorchbot merge -f "CI is green"\nthanks'))
     assert pr.fix_state == "closed" and pr.merge_requested == 'maintainer: @pytorchbot merge -f "CI is green"'
     assert issue.fix_state == "unconfirmed" and issue.merge_requested == pr.merge_requested  # its fix's request
+    # Both name the thread the words stand in: the PR's.
+    assert pr.said_in["merge_requested"] == issue.said_in["merge_requested"] == "github:pytorch/pytorch#11"
 
 
 @pytest.mark.parametrize(
@@ -245,6 +247,7 @@ def test_a_pr_the_thread_announces_without_naming_it_is_said_to_exist() -> None:
         ranked[0], AnalysisContext(PROFILE, PROFILE.reader(None), {ranked[0].id: ranked[0]}), False
     )
     assert analysis.fix_state == "none" and analysis.pr_mentioned == "contributor: “opened a pull request”"
+    assert analysis.said_in["pr_mentioned"] == ranked[0].id
 
 
 def test_a_remark_after_the_repro_is_no_summary_of_a_description_that_opens_with_none() -> None:

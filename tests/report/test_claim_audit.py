@@ -37,6 +37,10 @@ def supported(evidence: Evidence, item: Item) -> bool:
             f"{r.get('repo')}#{r.get('number')}" == ref and r.get("state") == state
             for r in (item.model_extra or {}).get("timeline_refs", [])
         )
+    if quote.startswith("comment: "):  # "comment: <author>: <their words>", quoted marks or not
+        author, words = quote.removeprefix("comment: ").split(": ", 1)
+        words = words.strip("“”").removesuffix("…")
+        return any(c.author == author and words in flat(c.body or "") for c in item.comments)
     if quote.startswith("state: "):
         return quote.removeprefix("state: ").split(" (")[0] == (item.state or "unknown")
     if '"' in quote:  # a link: `<how> in <where>: "<the words>"`

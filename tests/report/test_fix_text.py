@@ -37,3 +37,23 @@ def test_an_open_pull_request_is_said_to_be_open_not_a_fix_pr_with_no_name() -> 
     markdown = render_markdown(report)
     assert "fix PR open: ." not in markdown and "fix PR open: \n" not in markdown
     assert all("PR open, not merged yet" in entry.conclusion for entry in open_prs if not entry.analysis.fix_refs)
+
+
+def test_the_comments_a_fix_state_quotes_are_its_evidence() -> None:
+    # A merge asked for in a closed PR's thread: the fix state quotes it, and the entry's evidence
+    # names the thread and the words, as for every other claim.
+    from pytorch_insight.model import Comment
+    from tests.report.fixtures import WINDOW, report_of
+    from tests.pipeline.helpers import item
+
+    pr = item(
+        21,
+        "Fix a crash in the allocator on exit",
+        "The allocator crashes with a segfault on exit when a stream is still pending.",
+        kind="pull_request",
+        state="closed",
+        comments=[Comment(author="maintainer", date="2026-04-09", body="@pytorchbot merge\nthanks")],
+    )
+    [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == "#21"]
+    assert "maintainer: @pytorchbot merge" in entry.fix_text
+    assert {(e.item, e.quote) for e in entry.evidence} >= {(pr.id, "comment: maintainer: @pytorchbot merge")}

@@ -143,13 +143,16 @@ class RuleAnalyser:
         )
         if state in ("none", "closed") and item.kind in ("issue", "rfc") and not refs:
             analysis.pr_mentioned = pr_mentioned(item, context.profile)
+            if analysis.pr_mentioned:
+                analysis.said_in["pr_mentioned"] = item.id
         if state in ("closed", "unconfirmed"):
             closed = (
                 [assessment] if item.kind == "pull_request" else [context.by_id[r] for r in refs if r in context.by_id]
             )
-            analysis.merge_requested = next(
-                (found for pr in closed if (found := merge_request(pr.item, context.profile))), ""
-            )
+            for pr in closed:
+                if found := merge_request(pr.item, context.profile):
+                    analysis.merge_requested, analysis.said_in["merge_requested"] = found, pr.id
+                    break
         if not analysis.facts.files:  # an issue's story touches the files its fixes change
             analysis.facts.files = [
                 FileChange.model_validate(change)

@@ -218,6 +218,10 @@ class _Builder:
                 merged_by = (fix.item.model_extra or {}).get("merge_evidence")
                 quote = f"{state} ({merged_by})" if merged_by else state
                 found.append(Evidence(claim=self.fix_text(analysis), item=fix.id, quote=quote))
+        # The thread comments the fix state quotes: a merge asked for, a PR announced unnamed.
+        for field, source in analysis.said_in.items():
+            quote = f"comment: {getattr(analysis, field)}"  # "comment: <author>: <their words>"
+            found.append(Evidence(claim=self.fix_text(analysis), item=source, quote=quote))
         return found
 
     def fix_text(self, analysis: Analysis) -> str:
