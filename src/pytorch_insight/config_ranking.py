@@ -81,6 +81,7 @@ class Ranking(BaseModel):
     red_always: list[str] = Field(default_factory=list)  # kinds that make a story high whatever its score
     red_problems: list[str] = Field(default_factory=list)
     red_context: list[str] = Field(default_factory=list)
+    red_blocked: list[str] = Field(default_factory=list)  # kinds that keep a story below high (unless red_always)
     comment_weight: float = 0.6
     comment_cap: float = 2.0
     reaction_weight: float = 0.5

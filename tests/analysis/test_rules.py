@@ -261,3 +261,32 @@ def test_a_lead_in_to_a_repro_is_no_root_cause() -> None:
     lead_in = "This script shows the failure (it needs a few runs because the timing varies):"
     assert root_causes([lead_in], "") == []
     assert root_causes(["It fails because the buffer is freed before the copy ends."], "")
+
+
+def test_a_cause_the_author_has_not_found_is_no_root_cause() -> None:
+    assert root_causes(["So far I do not know where to start looking for the root cause of the growth."], "") == []
+    assert root_causes(["It grows because every step keeps a reference to the graph."], "")
+
+
+def test_a_fix_that_opens_with_what_it_changes_is_no_cause_of_its_issue() -> None:
+    fix = item(
+        31,
+        "Make the rounding op keep the sign of zero",
+        "Match the reference by computing the result as x - trunc(x), keeping the sign of zero.\n\nFixes #30",
+        kind="pull_request",
+        state="closed",
+    )
+    issue = item(30, "Rounding op drops the sign of zero when compiled", "```python\nimport torch\n```")
+    ranked = assess([fix, issue], PROFILE)
+    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
+    analysis = RuleAnalyser().analyse(next(a for a in ranked if a.item.number == 30), context, deep=True)
+    assert analysis.root_cause == ""
+
+
+def test_a_benchmark_table_row_is_no_impact() -> None:
+    from pytorch_insight.analysis.rules import impact_sentences
+
+    table = "| shape | before us | after us | speedup |\n|---|---|---|---|\n| (128, 64) | 39.3 | 39.7 | 0.99x |"
+    body = f"The kernel crashes with an illegal memory access on large inputs.\n\n{table}"
+    [assessed] = assess([item(40, "Fix the kernel crash", body, kind="pull_request")], PROFILE)
+    assert all(sentence.count("|") < 3 for sentence in impact_sentences([assessed]))

@@ -73,6 +73,12 @@ def test_labels_mean_what_triagers_mean() -> None:
     assert facts(labels=["high priority"])["confirmed"] == "high priority"
     assert facts(labels=["module: correctness (silent)"])["wrong_result"]
     assert facts(labels=["triage review"]) == {}  # asks for triage, confirms nothing
+    assert facts(labels=["module: edge cases"])["edge_case"]
+
+
+def test_a_count_of_gpus_is_a_number_of_its_own_not_the_end_of_a_generation_list() -> None:
+    assert "scale" in facts(body="The job hangs at startup on 64 GPUs with a crash in the allocator.")
+    assert "scale" not in facts(body="On the older (gen 7/8 GPUs) devices the kernel crashes with a fault.")
 
 
 def test_an_rfc_tag_anywhere_in_the_title_and_default_changes_carry_design_weight() -> None:

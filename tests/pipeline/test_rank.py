@@ -93,3 +93,29 @@ def test_a_fix_takes_the_severity_its_issue_states_and_a_tracker_the_worst_it_tr
     assert result[fix.id].severity == result[bug.id].severity > 0
     assert result[tracker.id].severity == result[bug.id].severity
     assert any(r.startswith("tracks pytorch/pytorch#60") for r in texts(result[tracker.id].reasons))
+
+
+def test_a_wrong_result_the_triagers_call_an_edge_case_is_not_high() -> None:
+    # In PyTorch's labelled corpus few edge-case issues are high priority: the inputs that hit one
+    # are rare. The triagers' own high priority still wins.
+    body = "The compiled function returns a different value than eager for this input."
+    ranked = run(
+        item(1, "Compiled op differs from eager", body, labels=["module: correctness (silent)"]),
+        item(
+            2,
+            "Compiled op differs from eager on an extreme input",
+            body,
+            labels=["module: correctness (silent)", "module: edge cases"],
+        ),
+        item(
+            3,
+            "Compiled op differs from eager on another extreme input",
+            body,
+            labels=["module: correctness (silent)", "module: edge cases", "high priority"],
+        ),
+    )
+    assert ranked["github:pytorch/pytorch#1"].priority == "high"
+    edge = ranked["github:pytorch/pytorch#2"]
+    assert edge.priority != "high" and edge.score < ranked["github:pytorch/pytorch#1"].score
+    assert "triage label “module: edge cases”" in texts(edge.reasons)
+    assert ranked["github:pytorch/pytorch#3"].priority == "high"

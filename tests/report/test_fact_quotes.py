@@ -78,3 +78,12 @@ def test_a_label_other_than_high_priority_is_named_as_it_is() -> None:
     facts = [Fact("confirmed", "label: ci: sev", "ci: sev", "label")]
     assert narrator("en").context(facts) == ", triage label “ci: sev”"
     assert narrator("zh").context(facts) == "，分诊标签“ci: sev”"
+
+
+def test_one_number_of_a_before_and_after_comparison_is_not_stated_as_the_measurement() -> None:
+    before = Fact("measured", "Before the upgrade warmup took 30 minutes, now it takes hours.", "30 minutes")
+    assert "measured" not in narrator("en").context([before])
+    both = Fact(
+        "measured", "Warmup went from 30 minutes to 90 minutes after the upgrade.", "from 30 minutes to 90 minutes"
+    )
+    assert narrator("en").context([both]) == ", measured from 30 minutes to 90 minutes"

@@ -35,6 +35,13 @@ NEGATED_CAUSE = re.compile(r"\b(?:not|never|n't|no longer)\s+(?:\w+\s+)?$", re.I
 POINTER_CAUSE = re.compile(
     r"\b(?:shares?\s+(?:its\s+|the\s+|a\s+)?root cause|same\s+root cause\s+as|counterpart of\s+#\d+)\b", re.I
 )
+# "I do not know where to start to isolate the root cause", "the cause is still unclear": a cause
+# the author has not found.
+UNKNOWN_CAUSE = re.compile(
+    r"\b(?:(?:do|does|did)\s*n[o']t\s+know|no idea|not sure|unsure|unclear|unknown|yet to|still investigating|"
+    r"trying to (?:find|figure out|isolate|understand))\b",
+    re.I,
+)
 NOT_A_FAILURE = re.compile(r"\b(?:unaffected|not affected|works (?:fine|correctly)|is (?:fine|safe|correct))\b", re.I)
 # "We had to remove it because ...", "reverted this because ...": why the authors changed something,
 # not why the failure happens.
@@ -93,6 +100,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or ABANDONED.search(sentence[: marker.end()])
         or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
         or POINTER_CAUSE.search(sentence)
+        or UNKNOWN_CAUSE.search(before)
         or CHANGE_REASON.search(before)
         or SILENT_CLAUSE.match(sentence[marker.start() :])
     )

@@ -186,7 +186,13 @@ class RuleAnalyser:
         # An umbrella has no cause of its own: one tracked report's cause, quoted as the umbrella's,
         # read as false to an independent fact-checker. Its tracked items carry their own.
         fixes = [other for other in story if other.item.kind in CHANGES]
-        if not analysis.root_cause and not candidates and item.kind not in CHANGES and fixes:
+        if (
+            not analysis.root_cause
+            and not candidates
+            and item.kind not in CHANGES
+            and fixes
+            and not describes_change(summarise(parse_body(fixes[0].item.body)))
+        ):
             # The fix's own account of what was wrong is the best statement of the cause there is; not
             # when the thread's own cause sentences were all rejected (its fix then rarely says more).
             analysis.root_cause = summarise(parse_body(fixes[0].item.body))
@@ -267,6 +273,23 @@ def mechanism_sentences(item: Item, body: Body) -> list[str]:
 FINISHED = (".", "!", "?", ":", ")", "`", '"', "'", "]", ">", "*")
 
 
+# A benchmark table's rows (a measurement's sentence may be one): which row shows harm, the table
+# does not say in words, and PRs often add one to show that nothing got slower.
+TABLE_BARS = 3
+# "Match the reference decomposition by computing ...", "This PR makes ...": the fix's opening says
+# what the change does, which is no statement of what was wrong.
+CHANGE_OPENING = re.compile(
+    r"^(?:this (?:pr|change|diff|commit)\b|(?:add|adds|avoid|change|changes|compute|enable|ensure|fix|fixes|"
+    r"handle|implement|introduce|make|makes|match|move|preserve|refactor|remove|replace|return|support|"
+    r"switch|update|use|uses)\b)",
+    re.I,
+)
+
+
+def describes_change(summary: str) -> bool:
+    return bool(CHANGE_OPENING.match(summary.lstrip("[]`*# ")))
+
+
 def impact_sentences(story: list[Assessment]) -> list[str]:
     """The sentences that state the problem and its measurements (the facts' evidence), the worst
     first; an explicit "Impact" section wins."""
@@ -283,6 +306,7 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
                 fact.kind in IMPACT_FACTS
                 and fact.evidence != (assessment.item.title or "")
                 and ":" not in fact.evidence[:12]
+                and fact.evidence.count("|") < TABLE_BARS
             ):
                 found.append(fact.evidence)
     return found

@@ -94,9 +94,9 @@ class Ranker:
             ordered = sorted(problems.values(), reverse=True)
             points = ordered[0] + min(self.settings.secondary_cap, self.settings.secondary_share * sum(ordered[1:]))
         kinds = facts.kinds()
-        for kind in ("gain", "design", "confirmed", "urgent"):
-            if kind in kinds:
-                points += weights.get(kind, 0.0) * sure[kind]
+        for kind in sorted(kinds - set(PROBLEM_KINDS)):  # design, a gain, a triager's word on it ...
+            if kind in weights:
+                points += weights[kind] * sure[kind]
         weighty = bool(problems) or "gain" in kinds
         if weighty:
             points += sum(context.get(kind, 0.0) for kind in context if kind in kinds)
@@ -226,6 +226,8 @@ class Ranker:
 
     def red_eligible(self, kinds: set[str]) -> bool:
         settings = self.settings
+        if kinds & set(settings.red_blocked):
+            return False
         if not (settings.red_alone or settings.red_problems):
             return True
         if kinds & set(settings.red_alone):

@@ -196,10 +196,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "because_fix_pending": {"zh": "修复尚未合入", "en": "the fix has not landed yet"},
     "because_open": {
-        "zh": "高优先级，仍未解决、未见已合入的修复",
-        "en": "high priority, still open with no landed fix",
+        "zh": "本报告排为高优先级，仍未解决、未见已合入的修复",
+        "en": "ranked high in this report, still open with no landed fix",
     },
-    "because_medium": {"zh": "中等优先级，仍未解决", "en": "medium priority, still open"},
+    "because_medium": {"zh": "本报告排为中等优先级，仍未解决", "en": "ranked medium in this report, still open"},
     "because_fixed_severe": {
         "zh": "修复已合入；所修的是{harm}，须确认你的构建包含它",
         "en": "the fix has landed; the problem was {harm}, so make sure your build has it",
@@ -226,7 +226,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_reverted": {"zh": "改动已被回退", "en": "the change was backed out"},
     "because_api": {"zh": "公共 API 变更或弃用", "en": "a public API change or deprecation"},
     "because_rfc": {"zh": "设计提案，讨论进行中", "en": "a design proposal under discussion"},
-    "because_low": {"zh": "优先级低", "en": "low priority"},
+    "because_low": {"zh": "本报告排为低优先级", "en": "ranked low in this report"},
     "action_plain": {"zh": "{action} · {urgency}", "en": "{action} · {urgency}"},
     "action_line": {"zh": "{action} · {urgency}：{because}", "en": "{action} · {urgency}: {because}"},
     "selection": {

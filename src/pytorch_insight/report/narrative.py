@@ -8,6 +8,7 @@ state the data shows. What the sources do not say is left out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from pytorch_insight.analysis.model import Analysis
@@ -82,7 +83,7 @@ class Narrator:
             high = label.lower() == "high priority" or confirmed.source != "label"
             parts.append(self.t("ctx_confirmed") if high else self.t("ctx_label", label=label))
         measured = first["measured"]
-        if measured is not None and measured.detail.lower() not in said.lower():
+        if measured is not None and measured.detail.lower() not in said.lower() and not one_side(measured):
             parts.append(self.t("ctx_measured", detail=in_source_case(measured.detail, measured.evidence)))
         named = [
             in_source_case(fact.detail, fact.evidence)
@@ -133,3 +134,14 @@ class Narrator:
 
 def _from_label(fact: Fact) -> bool:
     return fact.evidence.startswith("label: ")
+
+
+# "took 30 minutes before the upgrade, but hours after it": one number of a comparison whose other
+# side is in words. Alone, "measured 30 minutes" states the wrong side as the problem.
+BEFORE_AFTER = re.compile(r"\b(?:before|after|previously|used to|prior to|until|now)\b", re.I)
+COMPARED = re.compile(r"\bvs\b|versus|->|→|=>|%|×|\dx\b|\bto\b", re.I)
+
+
+def one_side(measured: Fact) -> bool:
+    """The measurement is a single number from a sentence comparing a before and an after."""
+    return bool(BEFORE_AFTER.search(measured.evidence)) and not COMPARED.search(measured.detail)
