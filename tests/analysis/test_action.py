@@ -98,3 +98,15 @@ def test_a_closed_issue_with_a_closed_fix_is_checked_at_its_fix() -> None:
     entry = next(e for e in entries.values() if "#4201" in (e.ref, *e.story))
     assert "check whether #4202 landed" in entry.reason
     assert "still open" not in entry.action_text
+
+
+def test_an_open_issue_whose_fix_pr_closed_unconfirmed_is_not_said_to_have_no_fix() -> None:
+    # The PR closed; whether it landed the data cannot tell: check that PR, and never say the issue
+    # has no landed fix.
+    entries = focus(
+        item(4010, "Wrong gradients from compiled backward", WRONG, labels=["high priority"]),
+        item(4011, "Fix the compiled backward gradients", "Fixes #4010", kind="pull_request", state="closed"),
+    )
+    entry = next(e for e in entries.values() if "#4010" in (e.ref, *e.story))
+    assert "no landed fix" not in entry.reason
+    assert "#4011" in entry.reason and entry.urgency == "P1"

@@ -265,6 +265,8 @@ def test_a_lead_in_to_a_repro_is_no_root_cause() -> None:
 
 def test_a_cause_the_author_has_not_found_is_no_root_cause() -> None:
     assert root_causes(["So far I do not know where to start looking for the root cause of the growth."], "") == []
+    offer = "If you have an idea what the root cause could be, I can run more tests, but I do not know where to start."
+    assert root_causes([offer], "") == []
     assert root_causes(["It grows because every step keeps a reference to the graph."], "")
 
 

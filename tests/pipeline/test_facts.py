@@ -88,6 +88,7 @@ def test_an_rfc_tag_anywhere_in_the_title_and_default_changes_carry_design_weigh
     # "introduced by" names where a cost came from; it introduces nothing.
     assert facts("Introduce a device-generic stream API")["design"]
     assert "design" not in facts("Cut the latency introduced by the logging hook")
+    assert facts("[wrapper] Remove legacy tracing support from the hooks")["design"]
 
 
 def test_hardware_named_in_the_environment_section_counts_but_its_words_are_no_problem() -> None:

@@ -100,7 +100,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or ABANDONED.search(sentence[: marker.end()])
         or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
         or POINTER_CAUSE.search(sentence)
-        or UNKNOWN_CAUSE.search(before)
+        or UNKNOWN_CAUSE.search(sentence)
         or CHANGE_REASON.search(before)
         or SILENT_CLAUSE.match(sentence[marker.start() :])
     )

@@ -250,7 +250,7 @@ DESIGN_TITLE = re.compile(
     r"\b(?:introduc\w+(?! by\b)|new (?:ir|api|apis|backend|subsystem|pass|runtime|mode|dsl|format)|"
     r"(?:enable|enabled|enabling|disable|disabled|disabling|turn on|turn off|make)\b[^.]{0,60}\bby default|"
     r"default to\b|"
-    r"deprecat\w*|bc[- ]breaking|remove support|breaking change|proposal|design doc)\b"
+    r"deprecat\w*|bc[- ]breaking|(?:remove|drop)s?\s+(?:\w+\s+){0,3}support\b|breaking change|proposal|design doc)\b"
 )
 RFC_TAG = re.compile(r"\[\s*rfc\s*\]|^\s*rfc\s*:", re.I)
 
