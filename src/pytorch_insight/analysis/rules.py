@@ -19,7 +19,17 @@ from pytorch_insight.analysis.roles import RoleModel, load_role_model
 from pytorch_insight.config import Profile
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import LETTER, Body, bounded, join_sentences, parse_body, section, sentences, shorten
+from pytorch_insight.text import (
+    LETTER,
+    Body,
+    bounded,
+    excerpt,
+    join_sentences,
+    parse_body,
+    section,
+    sentences,
+    shorten,
+)
 
 SUMMARY_SECTIONS = (
     "describe the bug",
@@ -205,6 +215,12 @@ class RuleAnalyser:
         # states is left to another sentence that states it, or said to be unstated.
         if not analysis.impact:
             analysis.impact = self.role_sentence(texts, "impact", exclude=used)
+        if not analysis.impact:
+            # The summary may be the only sentence that states what goes wrong: every fact-checker
+            # read an empty impact there as missed. Its part that states the problem is quoted
+            # again, never a cause or the mechanism, nor the bare title (a restatement).
+            again = first(stated, 1, exclude=analysis.root_cause + analysis.details)
+            analysis.impact = excerpt(again[0], limit=IMPACT_AGAIN) if again and "\n" not in again[0] else ""
         # A PR's body describes its fix; only an explicit section there, an issue's report or a thread
         # offers a workaround.
         reports = [b for b, a in zip(bodies, [assessment, *story], strict=True) if a.item.kind not in CHANGES]
@@ -273,6 +289,7 @@ def mechanism_sentences(item: Item, body: Body) -> list[str]:
 FINISHED = (".", "!", "?", ":", ")", "`", '"', "'", "]", ">", "*")
 
 
+IMPACT_AGAIN = 200
 # A benchmark table's rows (a measurement's sentence may be one): which row shows harm, the table
 # does not say in words, and PRs often add one to show that nothing got slower.
 TABLE_BARS = 3
