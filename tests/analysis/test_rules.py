@@ -292,3 +292,19 @@ def test_a_benchmark_table_row_is_no_impact() -> None:
     body = f"The kernel crashes with an illegal memory access on large inputs.\n\n{table}"
     [assessed] = assess([item(40, "Fix the kernel crash", body, kind="pull_request")], PROFILE)
     assert all(sentence.count("|") < 3 for sentence in impact_sentences([assessed]))
+
+
+def test_an_impact_only_the_summary_states_is_quoted_not_left_empty() -> None:
+    stated = "On every step the compiled model returns wrong values for the second output on CUDA."
+    [assessed] = assess(
+        [item(50, "Compiled model output differs", f"{stated}\n\n```python\nimport torch\n```")], PROFILE
+    )
+    analysis = RuleAnalyser().analyse(
+        assessed, AnalysisContext(PROFILE, PROFILE.reader(None), {assessed.id: assessed}), True
+    )
+    assert analysis.summary == stated and analysis.impact == stated
+    # A title is no impact: the field then says the sources do not state one.
+    [bare] = assess([item(51, "Compiled model returns wrong values on CUDA", "```python\nimport torch\n```")], PROFILE)
+    assert (
+        RuleAnalyser().analyse(bare, AnalysisContext(PROFILE, PROFILE.reader(None), {bare.id: bare}), True).impact == ""
+    )
