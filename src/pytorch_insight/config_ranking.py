@@ -89,6 +89,7 @@ class Ranking(BaseModel):
     participant_weight: float = 0.3
     participant_cap: float = 1.2
     fix_available: float = 1.0
+    fixes_several: float = 0.0  # a change that closes two or more issues
     fix_share: float = 0.5
     key_contributor: float = 1.0
     watched_person: float = 1.5

@@ -119,3 +119,14 @@ def test_a_wrong_result_the_triagers_call_an_edge_case_is_not_high() -> None:
     assert edge.priority != "high" and edge.score < ranked["github:pytorch/pytorch#1"].score
     assert "triage label “module: edge cases”" in texts(edge.reasons)
     assert ranked["github:pytorch/pytorch#3"].priority == "high"
+
+
+def test_a_change_that_closes_several_reported_issues_says_so_and_counts() -> None:
+    body = "Keep the outputs alive across calls.\n\nFixes #9001 Fixes #9002\nFixes pytorch/vision#12"
+    ranked = run(
+        item(61, "Keep outputs alive across calls", body, kind="pull_request"),
+        item(62, "Keep outputs alive across calls too", "Fixes #9003", kind="pull_request"),
+    )
+    several, one = ranked["github:pytorch/pytorch#61"], ranked["github:pytorch/pytorch#62"]
+    assert "closes 3 reported issues: #9001, #9002, pytorch/vision#12" in texts(several.reasons)
+    assert several.score > one.score and not any("reported issues" in r for r in texts(one.reasons))

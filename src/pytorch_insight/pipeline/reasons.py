@@ -15,6 +15,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "reactions": {"en": "{n} reactions", "zh": "{n} 个表情回应"},
     "participants": {"en": "{n} people in the thread", "zh": "{n} 人参与讨论"},
     "fix-exists": {"en": "fix PR exists: {refs}", "zh": "已有修复 PR：{refs}"},
+    "fixes-several": {"en": "closes {n} reported issues: {refs}", "zh": "关闭 {n} 个已报告的问题：{refs}"},
     "fixes-severe": {"en": "fixes {ref} ({what})", "zh": "修复 {ref}（{what}）"},
     "fixed-by-severe": {"en": "its fix {ref} states: {what}", "zh": "其修复 {ref} 指出：{what}"},
     "same-change-severe": {"en": "the same change as {ref} ({what})", "zh": "与 {ref} 为同一改动（{what}）"},
