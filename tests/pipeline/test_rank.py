@@ -128,5 +128,7 @@ def test_a_change_that_closes_several_reported_issues_says_so_and_counts() -> No
         item(62, "Keep outputs alive across calls too", "Fixes #9003", kind="pull_request"),
     )
     several, one = ranked["github:pytorch/pytorch#61"], ranked["github:pytorch/pytorch#62"]
-    assert "closes 3 reported issues: #9001, #9002, pytorch/vision#12" in texts(several.reasons)
+    assert "closes 3 reported issues: pytorch/pytorch#9001, pytorch/pytorch#9002, pytorch/vision#12" in texts(
+        several.reasons
+    )
     assert several.score > one.score and not any("reported issues" in r for r in texts(one.reasons))

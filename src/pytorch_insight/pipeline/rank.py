@@ -17,8 +17,7 @@ from pytorch_insight.config import LocalizedText, Profile, Reader, Signal
 from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment, TextSignals
 from pytorch_insight.pipeline.facts import PROBLEM_KINDS
-from pytorch_insight.pipeline.features import BODY_LIMIT, KeywordSet
-from pytorch_insight.pipeline.link import CHANGE_KINDS, closing_references
+from pytorch_insight.pipeline.features import KeywordSet
 from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, reason
 from pytorch_insight.text import shorten
 from pytorch_insight.window import Window, parse_timestamp
@@ -200,16 +199,13 @@ class Ranker:
         if item.kind in ("issue", "rfc") and fixes:
             total += settings.fix_available
             reasons.append(reason("fix-exists", refs=", ".join(short_ref(fix) for fix in fixes[:3])))
-        if item.kind in CHANGE_KINDS and settings.fixes_several:
+        closed = sorted({r.target for r in assessment.relations if r.type == "fixes"})
+        if len(closed) >= SEVERAL and settings.fixes_several:
             # A change that closes several reported issues answers several users at once (they
-            # may lie outside the window: its own words say so).
-            closed = dict.fromkeys(
-                f"#{number}" if ref_repo == item.repo else f"{ref_repo}#{number}"
-                for ref_repo, number, _ in closing_references((item.body or "")[:BODY_LIMIT], item.repo)
-            )
-            if len(closed) >= SEVERAL:
-                total += settings.fixes_several
-                reasons.append(reason("fixes-several", n=len(closed), refs=", ".join(list(closed)[:4])))
+            # may lie outside the window: its own words name them).
+            total += settings.fixes_several
+            refs = ", ".join(short_ref(ref) for ref in closed[:4])
+            reasons.append(reason("fixes-several", n=len(closed), refs=refs))
         author = (item.author or "").lower()
         if author in self.people and not self.is_bot(author):
             person = self.people[author]
