@@ -76,6 +76,12 @@ def test_labels_mean_what_triagers_mean() -> None:
     assert facts(labels=["module: edge cases"])["edge_case"]
 
 
+def test_a_title_about_a_numeric_edge_is_an_edge_case_and_a_broken_result_is_not() -> None:
+    assert facts("Compiled op changes signed-zero behavior for an elementwise op")["edge_case"]
+    assert facts("Compiled op returns inf on large finite float32 inputs while eager returns finite")["edge_case"]
+    assert "edge_case" not in facts("Compiled op returns wrong values for every input on CUDA")
+
+
 def test_a_count_of_gpus_is_a_number_of_its_own_not_the_end_of_a_generation_list() -> None:
     assert "scale" in facts(body="The job hangs at startup on 64 GPUs with a crash in the allocator.")
     assert "scale" not in facts(body="On the older (gen 7/8 GPUs) devices the kernel crashes with a fault.")

@@ -252,6 +252,14 @@ DESIGN_TITLE = re.compile(
     r"default to\b|"
     r"deprecat\w*|bc[- ]breaking|(?:remove|drop)s?\s+(?:\w+\s+){0,3}support\b|breaking change|proposal|design doc)\b"
 )
+# A title about a numeric edge rather than a broken result: signed zeros, overflow at the format's
+# limits, low-precision divergence from eager. Fuzzers file these by the dozen; triagers label few of
+# them high priority (see the profile's `edge_case` labels), and neither expert pass put one high.
+EDGE_TITLE = re.compile(
+    r"\b(?:signed[- ]zeros?|negative zero|overflow\w*\s+(?:behaviou?r|near|at)|"
+    r"near (?:the )?(?:float\d*|fp\d+|bf16|half) (?:boundary|max\w*|limits?|range)|large finite|"
+    r"numerical(?:ly)?\s+(?:divergen\w+|different|differences?|inconsisten\w*|discrepanc\w+))\b|\[inconsistency\]"
+)
 RFC_TAG = re.compile(r"\[\s*rfc\s*\]|^\s*rfc\s*:", re.I)
 
 
@@ -315,6 +323,8 @@ class FactExtractor:
             add("design", title, "RFC")
         elif DESIGN_TITLE.search(title.lower()):
             add("design", title, DESIGN_TITLE.search(title.lower()).group(0))  # type: ignore[union-attr]
+        if edge := EDGE_TITLE.search(title.lower()):
+            add("edge_case", title, edge.group(0))
         read = [title, *sentences(body)[:SENTENCE_LIMIT]]
         if not any(pattern.search(title) for pattern in self.policy):
             for sentence in read:
