@@ -131,3 +131,12 @@ def test_a_release_tracker_states_rules_not_problems() -> None:
     )
     facts = EXTRACT.extract(tracker)
     assert not set(facts.problems)
+
+
+def test_memory_safety_bugs_of_native_code_are_named_for_what_they_do() -> None:
+    # Reading memory nobody wrote gives garbage values; dereferencing null kills the process.
+    assert facts(body="The out variant used uninitialized memory in `out` instead of copying the input.")[
+        "wrong_result"
+    ]
+    assert facts(body="This check prevents a null pointer dereference on empty inputs.") == {}
+    assert facts(body="An empty input leads to a null pointer dereference in the kernel.")["hard_crash"]

@@ -54,6 +54,7 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"|(?:mismatch\w*|disagree\w*|differ\w*)\s+(?:between|from)\s+(?:the\s+)?(?:eager|compiled?)"
         r"|(?:produc\w+|returns?|returning|gives?|giving|yields?)\s+(?:\w+\s+){0,2}nans?"
         r"|data corruption|silent correctness|numerical(?:ly)? (?:wrong|incorrect|mismatch\w*)"
+        r"|(?:reads?|uses?|used|returns?|copies|copied)\s+(?:\w+\s+)?uninitiali[sz]ed\s+(?:memory|values?|data|buffers?)"
         r"|leak\w*\s+(?:\S+\s+){0,4}(?:to|into)\s+(?:the\s+)?user[- ]visible"
         r"|(?:accidentally|unintentionally|wrongly|incorrectly|erroneously|mistakenly)\s+(?:\w+\s+)?"
         r"(?:disabl\w+|enabl\w+|skipp\w+|dropp\w+|ignor\w+|turn\w+ off|overwrit\w+|discard\w+|bypass\w+)"
@@ -71,7 +72,8 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"illegal (?:memory access|instruction|address)|(?:launch|kernel) failures?|"
         r"fail(?:s|ed|ures?)? (?:to|during|at) launch|device-side assert\w*|terminate called|double free|"
         r"use[- ]after[- ]free|out[- ]of[- ]bounds (?:read|write|access)|reads? (?:~?[\d.]+ \w+ )?past|"
-        r"memory corruption|buffer overflow|exceed\w* the hardware limit|hardware limit)\b"
+        r"memory corruption|buffer overflow|exceed\w* the hardware limit|hardware limit|"
+        r"null[- ]?(?:ptr|pointer) (?:dereference|deref|access)\w*)\b"
     ),
     "crash": re.compile(r"\b(?:crash(?:es|ed|ing)?|abort(?:s|ed)?)\b"),
     "hang": re.compile(
@@ -129,6 +131,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         "corrupt",
         "garbage",
         "bogus",
+        "uninitiali",
         "eager",
         "mismatch",
         "disagree",
@@ -165,6 +168,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         "corruption",
         "overflow",
         "hardware limit",
+        "null",
     ),
     "crash": ("crash", "abort"),
     "hang": ("hang", "hung", "deadlock", "livelock", "stuck", "freez", "never "),
