@@ -308,3 +308,9 @@ def test_an_impact_only_the_summary_states_is_quoted_not_left_empty() -> None:
     assert (
         RuleAnalyser().analyse(bare, AnalysisContext(PROFILE, PROFILE.reader(None), {bare.id: bare}), True).impact == ""
     )
+
+
+def test_the_change_a_regression_was_bisected_to_is_its_cause() -> None:
+    assert root_causes(["The slowdown was introduced in #1234, and the run before it was fine."], "")
+    assert root_causes(["I bisected the failure to #5678 with the script above."], "")
+    assert root_causes(["Introduced a new flag in this PR to control the behaviour."], "") == []

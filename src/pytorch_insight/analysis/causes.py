@@ -20,7 +20,10 @@ from pytorch_insight.text import Body, section, sentences
 ROOT_CAUSE = re.compile(
     r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
     r"this happens (?:when|because)|the reason (?:is|was)|"
-    r"the (?:underlying|real|actual) (?:issue|problem|cause|bug))\b",
+    r"the (?:underlying|real|actual) (?:issue|problem|cause|bug)|"
+    # a regression's cause is the change that brought it
+    r"bisect\w*\s+(?:\w+\s+)?(?:to|down to)|introduced (?:in|by) (?:pr |commit )?#?\d+|"
+    r"(?:regress\w*|broke|broken) (?:in|by|since|after) (?:pr |commit )?#\d+)\b",
     re.I,
 )
 CAUSE_HEADINGS = ("root cause", "cause", "why")
