@@ -80,6 +80,19 @@ def test_a_title_about_a_numeric_edge_is_an_edge_case_and_a_broken_result_is_not
     assert facts("Compiled op changes signed-zero behavior for an elementwise op")["edge_case"]
     assert facts("Compiled op returns inf on large finite float32 inputs while eager returns finite")["edge_case"]
     assert "edge_case" not in facts("Compiled op returns wrong values for every input on CUDA")
+    assert facts("Linear with in_features=0 aborts the process")["edge_case"]
+    assert facts("Reject non-positive kernel_size in a pooling op")["edge_case"]
+    assert "edge_case" not in facts("Fix the build error when USE_FEATURE=0 is set")
+
+
+def test_a_package_nobody_can_install_blocks_its_users() -> None:
+    assert facts(body="Our CI couldn't properly download the nightly wheel with uv since June.")["blocker"]
+    assert facts(body="The wheel fails to install on Python 3.14.")["blocker"]
+
+
+def test_falling_back_to_eager_is_no_wrong_result() -> None:
+    # A silent fallback costs speed; the results stay eager's.
+    assert "wrong_result" not in facts(body="The call makes dynamo silently fall back to eager instead of tracing.")
 
 
 def test_a_count_of_gpus_is_a_number_of_its_own_not_the_end_of_a_generation_list() -> None:

@@ -46,7 +46,7 @@ SKIPPED_SECTIONS = re.compile(
 PROBLEMS: dict[str, re.Pattern[str]] = {
     "wrong_result": re.compile(
         r"\b(?:silent(?:ly)?[ -](?:wrong|incorrect|corrupt\w*|disabled?|ignored?|dropped|skipped|broken|"
-        r"bypass\w*|routed|turned off|fall\w* back|produc\w+|return\w*|chang\w+|discard\w*)"
+        r"bypass\w*|routed|turned off|produc\w+|return\w*|chang\w+|discard\w*)"
         r"|(?:wrong|incorrect|invalid|corrupt(?:ed)?|garbage|bogus)\s+(?:\w+\s+)?(?:results?|outputs?|values?|"
         r"gradients?|grads?|answers?|numerics|data|losses)"
         r"|(?:eager|compiled?)\s*(?:/|and|vs\.?|versus)\s*(?:eager|compiled?)\s+(?:\w+\s+){0,2}"
@@ -106,6 +106,9 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
     "blocker": re.compile(
         r"\b(?:block(?:s|ing|er|ers)?|prevents?|preventing)\s+(?:\S+\s+){0,4}?(?:from\s+)?"
         r"(?:upgrad\w+|releases?|migrat\w+|adopt\w+|moving to|the move to|launch)\b|release[- ]blocker"
+        # the package itself cannot be had: nobody gets past this
+        r"|\b(?:cannot|can't|can not|couldn't|could not|unable to|fails? to|failed to)\s+(?:properly\s+)?"
+        r"(?:be\s+)?(?:install(?:ed)?|download(?:ed)?|unzip|import torch)\b"
     ),
     "regression": re.compile(
         r"\b(?:regress(?:ion|ions|ed|es)?|used to work|worked (?:fine |correctly )?(?:in|on|with|before)|"
@@ -176,7 +179,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "perf_regression": ("regress", "slow"),
     "compile_time": ("compil",),
     "overhead": ("overhead", "patholog", "add", "cost"),
-    "blocker": ("block", "prevent"),
+    "blocker": ("block", "prevent", "install", "download", "unzip", "import torch"),
     "regression": ("regress", "work", "no longer", "broke", "upgrading", "updating", "pass"),
     "error": ("rais", "throw", "error", "fail", "traceback", "exception", "broken"),
 }
@@ -262,7 +265,10 @@ DESIGN_TITLE = re.compile(
 EDGE_TITLE = re.compile(
     r"\b(?:signed[- ]zeros?|negative zero|overflow\w*\s+(?:behaviou?r|near|at)|"
     r"near (?:the )?(?:float\d*|fp\d+|bf16|half) (?:boundary|max\w*|limits?|range)|large finite|"
-    r"numerical(?:ly)?\s+(?:divergen\w+|different|differences?|inconsisten\w*|discrepanc\w+))\b|\[inconsistency\]"
+    r"numerical(?:ly)?\s+(?:divergen\w+|different|differences?|inconsisten\w*|discrepanc\w+)|"
+    # degenerate inputs: zero-sized dimensions, non-positive sizes
+    r"\w*(?:features|size|numel|dim|len|length|channels)\s*=\s*0\b|non-positive|zero[- ](?:size[ds]?|length|element))\b"
+    r"|\[inconsistency\]"
 )
 RFC_TAG = re.compile(r"\[\s*rfc\s*\]|^\s*rfc\s*:", re.I)
 
