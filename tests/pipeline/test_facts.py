@@ -153,3 +153,9 @@ def test_memory_safety_bugs_of_native_code_are_named_for_what_they_do() -> None:
     ]
     assert facts(body="This check prevents a null pointer dereference on empty inputs.") == {}
     assert facts(body="An empty input leads to a null pointer dereference in the kernel.")["hard_crash"]
+
+
+def test_a_before_and_after_reads_as_a_gain_by_the_direction_its_metric_should_move() -> None:
+    assert facts(body="On the training benchmark MFU goes 16 -> 23 with this pass.")["gain"] == "16 -> 23"
+    assert facts(body="Step time goes from 40 ms to 31 ms on the benchmark.")["gain"] == "from 40 ms to 31 ms"
+    assert "gain" not in facts(body="Step time goes from 31 ms to 40 ms on the benchmark.")

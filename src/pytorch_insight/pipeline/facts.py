@@ -377,7 +377,7 @@ class FactExtractor:
                 add("measured", sentence, magnitude.group(0).strip())
             if {kind for kind, _ in stated} & SLOW and longest_seconds(magnitude.group(0)) >= BLOWUP_SECONDS:
                 add("blowup", sentence, magnitude.group(0).strip())
-            elif GAIN.search(lowered):
+            elif GAIN.search(lowered) or (not stated and _better(magnitude, lowered)):
                 add("gain", sentence, magnitude.group(0).strip())
 
     def _context(self, read: list[str], add) -> None:  # type: ignore[no-untyped-def]
@@ -397,6 +397,27 @@ class FactExtractor:
 
 
 CONTEXTUAL = frozenset({*PROBLEMS, "gain"})
+
+
+# "16 -> 23 MFU", "from 40 ms to 31 ms": a before and an after of a metric whose direction is known.
+BEFORE_AFTER = re.compile(rf"(?:from\s+)?({NUMBER})\s*{UNIT}?\s*(?:->|→|=>|to)\s*({NUMBER})")
+HIGHER_BETTER = re.compile(r"\b(?:mfu|tps|tok/s|tokens/s|tflops|throughput|qps|bandwidth|gb/s|speedup|it/s)\b")
+LOWER_BETTER = re.compile(r"\b(?:latency|ms|µs|us|secs?|seconds|minutes|runtime|time|step time)\b")
+
+
+def _better(magnitude: re.Match[str], sentence: str) -> bool:
+    """The magnitude moves a metric the right way: up for a rate, down for a time. A change the
+    sentence does not call better or worse in words is read by its numbers alone."""
+    change = BEFORE_AFTER.search(magnitude.group(0))
+    if change is None:
+        return False
+    before, after = (float(n.lstrip("~").replace(",", "")) for n in change.groups())
+    around = sentence[max(0, magnitude.start() - 40) : magnitude.end() + 20]
+    if HIGHER_BETTER.search(around):
+        return after > before
+    if LOWER_BETTER.search(around):
+        return after < before
+    return False
 
 
 def _asserted(sentence: str, match: re.Match[str]) -> bool:
