@@ -5,6 +5,8 @@ reader: links only to http(s) and mailto addresses, text without control charact
 from __future__ import annotations
 
 import re
+import sys
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -90,6 +92,16 @@ MAX_SENTENCE = 400
 SENTENCE_READ = 4 * MAX_SENTENCE
 
 
+# "A workaround would be appreciated", "could you look into it", "is there any fix?": the author asks
+# for something; what they ask for is not what the thread states.
+REQUEST = re.compile(
+    r"\b(?:would be (?:appreciated|great|nice|helpful|welcome)|please|could (?:you|someone|anyone)|"
+    r"can (?:you|someone|anyone)|is there (?:a|an|any)|any (?:workarounds?|ideas?|suggestions?|help)|"
+    r"looking for|need(?:s|ed)? (?:a |some )?(?:workaround|help)|if you (?:do )?confirm)\b",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Body:
     sections: dict[str, str]  # lower-cased heading (emoji removed) -> raw text under it; "" = before any heading
@@ -113,7 +125,8 @@ def heading_name(line: str) -> str:
 def parse_body(text: str | None) -> Body:
     text = bounded(text)
     sections: dict[str, str] = {}
-    headings = list(NAMED_HEADING.finditer(text))
+    fences = [match.span() for match in FENCE.finditer(text)]
+    headings = [heading for heading in NAMED_HEADING.finditer(text) if not _inside(heading.start(), fences)]
     sections[""] = text[: headings[0].start()] if headings else text
     for index, heading in enumerate(headings):
         end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
@@ -248,10 +261,18 @@ def safe_url(url: str | None) -> str | None:
     return url if url and SAFE_URL.fullmatch(url) and not CONTROL.search(url) else None
 
 
+def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
+    """`position` lies in one of the sorted, disjoint `spans` (a "# comment" line of a code block is
+    no heading)."""
+    at = bisect_right(spans, (position, sys.maxsize)) - 1
+    return at >= 0 and spans[at][0] <= position < spans[at][1]
+
+
 def section(body: Body, *names: str) -> str:
-    """The first section whose heading contains one of `names`."""
+    """The first section whose heading holds one of `names` as words of its own ("why", not "whyte")."""
     for name in names:
+        word = re.compile(rf"\b{re.escape(name)}\b")
         for heading, text in body.sections.items():
-            if heading and name in heading:
+            if heading and name in heading and word.search(heading):
                 return text
     return ""

@@ -316,3 +316,20 @@ def test_the_change_a_regression_was_bisected_to_is_its_cause() -> None:
     from pytorch_insight.analysis.causes import ROOT_CAUSE
 
     assert not ROOT_CAUSE.search("Introduced a new flag in this PR to control the behaviour.")
+
+
+def test_a_request_for_a_workaround_is_neither_a_workaround_nor_a_cause() -> None:
+    from pytorch_insight.analysis.rules import find_workaround
+
+    asked = "If this is confirmed, a workaround would be appreciated because it blocks our upgrade."
+    assert root_causes([asked], "") == []
+    assert find_workaround([parse_body(asked)], [parse_body(asked)], []) == ("", "")
+    given = "As a workaround, set the flag to False before compiling."
+    assert find_workaround([parse_body(given)], [parse_body(given)], [])[0] == given
+
+
+def test_a_comment_line_of_a_code_block_is_no_heading() -> None:
+    body = parse_body(
+        "It fails.\n```python\n# Replay - may cause the failure\nrun()\n```\n## Root cause\nThe buffer is freed early."
+    )
+    assert list(body.sections) == ["", "root cause"]

@@ -19,6 +19,11 @@ def test_closing_keywords_in_all_their_forms() -> None:
     ]
 
 
+def test_a_reference_that_opens_the_next_paragraph_is_not_one_more_fix() -> None:
+    text = "Fixes #10\n\n#9 added the warning this removes, on every retry."
+    assert [number for _, number, _ in closing_references(text, "pytorch/pytorch")] == [10]
+
+
 def test_issue_urls_read_as_fixes_unless_the_line_says_otherwise() -> None:
     text = "https://github.com/pytorch/pytorch/issues/10\nRelated: https://github.com/pytorch/pytorch/issues/11"
     assert [found[:3] for found in issue_urls(text)] == [("pytorch/pytorch", 10, True), ("pytorch/pytorch", 11, False)]

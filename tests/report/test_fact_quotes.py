@@ -87,3 +87,17 @@ def test_one_number_of_a_before_and_after_comparison_is_not_stated_as_the_measur
         "measured", "Warmup went from 30 minutes to 90 minutes after the upgrade.", "from 30 minutes to 90 minutes"
     )
     assert narrator("en").context([both]) == ", measured from 30 minutes to 90 minutes"
+
+
+def test_a_closed_design_proposal_is_not_said_to_be_open_for_comments() -> None:
+    from tests.pipeline.helpers import item
+    from tests.report.fixtures import WINDOW, report_of
+
+    proposal = "This proposal adds a new scheduling API and asks for feedback on its shape."
+    entries = report_of(
+        [item(71, "[RFC] A new scheduling API", proposal), item(72, "[RFC] Another API", proposal, state="closed")],
+        window=WINDOW,
+    ).focus
+    by_ref = {entry.ref: entry for entry in entries}
+    assert by_ref["#71"].conclusion.startswith("A design proposal open for comments")
+    assert by_ref["#72"].conclusion.startswith("A design proposal, now closed")

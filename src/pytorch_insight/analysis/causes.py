@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 
 from pytorch_insight.analysis.roles import RoleModel
-from pytorch_insight.text import Body, section, sentences
+from pytorch_insight.text import REQUEST, Body, section, sentences
 
 ROOT_CAUSE = re.compile(
     r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
@@ -104,6 +104,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
         or POINTER_CAUSE.search(sentence)
         or UNKNOWN_CAUSE.search(sentence)
+        or REQUEST.search(before)
         or CHANGE_REASON.search(before)
         or SILENT_CLAUSE.match(sentence[marker.start() :])
     )

@@ -21,6 +21,7 @@ from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import (
     LETTER,
+    REQUEST,
     Body,
     bounded,
     excerpt,
@@ -321,6 +322,7 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
         for fact in assessment.facts.facts:
             if (
                 fact.kind in IMPACT_FACTS
+                and fact.source != "model"  # the sentence that weighs most for a class, not one that states it
                 and fact.evidence != (assessment.item.title or "")
                 and ":" not in fact.evidence[:12]
                 and fact.evidence.count("|") < TABLE_BARS
@@ -339,7 +341,7 @@ def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) 
     texts = ["\n\n".join(body.sections.values()) for body in reports] + thread
     for text in texts:
         for sentence in sentences(text):
-            if WORKAROUND.search(sentence):
+            if WORKAROUND.search(sentence) and not REQUEST.search(sentence):
                 return sentence, _code_after(text, sentence)
     return "", ""
 

@@ -19,7 +19,9 @@ FIX_MENTION = re.compile(r"(?:\(\s*|\b)(?:issue|referenc(?:es|ing)|for)\b\s*:?\s
 REFERENCE = re.compile(
     r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|#(?P<n2>\d+)|https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/issues/(?P<n3>\d+))"
 )
-REFERENCE_GAP = re.compile(r"\s*(?:,|and|&)?\s*", re.I)
+# Between the references of one closing keyword: a comma, "and", blanks; never a line break (a
+# reference that opens the next line or paragraph starts a sentence of its own).
+REFERENCE_GAP = re.compile(r"[ \t]*(?:,|and|&)?[ \t]*", re.I)
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
 # A description that ends its account with the issue on a line of its own ("...\n#N"): the
 # reference is the PR's subject. Only an issue known to be one is taken this way.

@@ -281,6 +281,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Tracks {n} issues, the worst stated as {problem}",
     },
     "c_rfc": {"zh": "设计提案，征求意见", "en": "A design proposal open for comments"},
+    "c_rfc_closed": {"zh": "设计提案（已关闭）", "en": "A design proposal, now closed"},
     "c_design": {"zh": "设计层面的改动：{detail}", "en": "A design-level change: {detail}"},
     "c_gain": {"zh": "实测数据：{detail}", "en": "A measurement: {detail}"},
     # No problem, design or gain was read from it: what it is, in its own title's words (saying its

@@ -115,7 +115,8 @@ class Narrator:
         if worst is not None:
             return t("c_problem", problem=self.problem(worst))
         if item.kind == "rfc" or (design is not None and design.detail == "RFC"):
-            return t("c_rfc")
+            # A closed proposal is no longer asking for comments, whether it was adopted or not.
+            return t("c_rfc_closed" if item.state in ("closed", "merged", "landed") else "c_rfc")
         if design is not None:  # quoted from the title that states it, not named after its word
             return t("c_design", detail=t("quoted", text=excerpt(design.evidence, design.detail, QUOTE)))
         if gain is not None:
