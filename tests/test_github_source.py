@@ -341,3 +341,15 @@ def test_an_older_windows_comment_listing_runs_on_only_while_that_is_cheaper(
     assert all(len(by_number(store)[n].comments) == 5 for n in range(200, 230))
     comment_paths = [path.split("?", 1)[0] for path, _ in server.log if "comments" in path]
     assert comment_paths == ["/repos/pytorch/pytorch/issues/comments"] * 8
+
+
+def test_two_threads_of_a_few_comments_take_one_listing_page_not_two_thread_requests(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
+    rows = [row(n, comments=comments(3)) for n in (400, 401)] + [row(n) for n in range(402, 410)]
+    server = start_github(rows)
+    store, status = collect(make_settings(server.url), clock, WEEK)
+    assert status.status is CoverageStatus.OK, status.note
+    assert all(len(by_number(store)[n].comments) == 3 for n in (400, 401))
+    comment_paths = [path.split("?", 1)[0] for path, _ in server.log if "comments" in path]
+    assert comment_paths == ["/repos/pytorch/pytorch/issues/comments"]

@@ -14,8 +14,7 @@ from tests.sources.test_github_org import WEEK, MakeSettings, Start, profile_set
 
 # 250 issues created in the week, one every half hour: three pages of one search, nothing closed.
 ROWS = [
-    row("acme/a", n, created=f"2026-04-{7 + n // 48:02d}T{n // 2 % 24:02d}:{30 * (n % 2):02d}:00Z")
-    for n in range(250)
+    row("acme/a", n, created=f"2026-04-{7 + n // 48:02d}T{n // 2 % 24:02d}:{30 * (n % 2):02d}:00Z") for n in range(250)
 ]
 SEARCH = "org:acme created:2026-04-07..2026-04-13"
 
