@@ -179,9 +179,13 @@ class Run:
     waited: float  # simulated seconds spent waiting for rate-limit resets
 
 
-def run_once(rows: list[dict[str, Any]], github: str, day: datetime, latency: float) -> Run:
+def run_once(rows: list[dict[str, Any]], github: str, day: datetime, latency: float, **server_options: Any) -> Run:
+    """`server_options` go to the stand-in (`incomplete_every=7`: every seventh search times out)."""
     clock = SimulatedClock(day)
-    with tempfile.TemporaryDirectory() as folder, FakeGitHub(rows, latency=latency, now=clock.now) as server:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        FakeGitHub(rows, latency=latency, now=clock.now, **server_options) as server,
+    ):
         profile = profile_file(Path(folder), github)
         env = {"GITHUB_API_URL": server.url, "GITHUB_TOKEN": "benchmark-token"}
         settings = load_settings(profile=str(profile), db=str(Path(folder) / "bench.db"), env=env)

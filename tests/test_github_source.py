@@ -291,14 +291,27 @@ def test_a_primary_limit_without_a_reset_time_stops_with_the_token_hint(
 def test_the_token_never_follows_a_next_page_to_another_host(
     start_github: Start, make_settings: MakeSettings, clock: FakeClock
 ) -> None:
-    rows = [row(n) for n in range(600, 730)]  # two pages of search results
+    rows = [row(n) for n in range(600, 730)]  # two pages of a listing
+    elsewhere = start_github(rows)
+    api = start_github(rows, link_origin=elsewhere.url)
+    clock.current = WEEK.end.timestamp() + 86400  # the weekly run: the "updated since" listing
+    store, status = collect(make_settings(api.url, token="ghp_secret_value"), clock, WEEK)
+    assert elsewhere.log == [] and elsewhere.user_agents == []
+    assert status.status is CoverageStatus.PARTIAL
+    assert "stopped paging 127.0.0.1/repos/pytorch/pytorch/issues: its next page is on another host" in status.note
+    assert len(by_number(store)) == 100
+
+
+def test_search_pages_are_asked_of_the_api_by_number_whatever_their_links_say(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
+    rows = [row(n) for n in range(600, 730)]  # two pages of search results (an older window)
     elsewhere = start_github(rows)
     api = start_github(rows, link_origin=elsewhere.url)
     store, status = collect(make_settings(api.url, token="ghp_secret_value"), clock, WEEK)
     assert elsewhere.log == [] and elsewhere.user_agents == []
-    assert status.status is CoverageStatus.PARTIAL
-    assert "stopped paging 127.0.0.1/search/issues: its next page is on another host" in status.note
-    assert len(by_number(store)) == 100
+    assert status.status is CoverageStatus.OK, status.note
+    assert len(by_number(store)) == 130
 
 
 def test_a_recent_windows_comment_listing_runs_on_to_the_present_instead_of_refetching_threads(
@@ -328,3 +341,15 @@ def test_an_older_windows_comment_listing_runs_on_only_while_that_is_cheaper(
     assert all(len(by_number(store)[n].comments) == 5 for n in range(200, 230))
     comment_paths = [path.split("?", 1)[0] for path, _ in server.log if "comments" in path]
     assert comment_paths == ["/repos/pytorch/pytorch/issues/comments"] * 8
+
+
+def test_two_threads_of_a_few_comments_take_one_listing_page_not_two_thread_requests(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock
+) -> None:
+    rows = [row(n, comments=comments(3)) for n in (400, 401)] + [row(n) for n in range(402, 410)]
+    server = start_github(rows)
+    store, status = collect(make_settings(server.url), clock, WEEK)
+    assert status.status is CoverageStatus.OK, status.note
+    assert all(len(by_number(store)[n].comments) == 3 for n in (400, 401))
+    comment_paths = [path.split("?", 1)[0] for path, _ in server.log if "comments" in path]
+    assert comment_paths == ["/repos/pytorch/pytorch/issues/comments"]

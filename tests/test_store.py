@@ -56,6 +56,15 @@ def test_a_later_save_without_comments_never_drops_stored_ones(store: Store) -> 
     assert [c.body for c in stored.comments] == ["first", "second"]
 
 
+def test_an_item_read_back_leaves_its_empty_fields_to_their_defaults(store: Store) -> None:
+    store.save_items([issue(1, labels=["bug"])])
+    stored = store.get_items(["github:o/r#1"])["github:o/r#1"]
+    assert stored == issue(1, labels=["bug"]).model_copy(update={"raw": None})
+    # Given fields are remembered per item (memory the report pays for each); the empty ones are not given.
+    assert {"labels", "title", "created"} <= stored.model_fields_set
+    assert not {"comments", "relations", "merged", "comment_count"} & stored.model_fields_set
+
+
 def test_a_failing_batch_leaves_nothing_half_written(store: Store) -> None:
     poisoned = issue(2).model_copy(update={"raw": {"bad": object()}})  # not JSON-serialisable
     with pytest.raises((StoreError, TypeError)):

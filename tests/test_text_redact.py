@@ -7,8 +7,8 @@ import pytest
 from pydantic import BaseModel
 
 from pytorch_insight import redact as redact_module
-from pytorch_insight.model import CoverageStatus, SourceStatus
-from pytorch_insight.redact import REDACTED, redact, register_secret, scrub, scrub_document
+from pytorch_insight.model import Comment, CoverageStatus, Item, SourceStatus
+from pytorch_insight.redact import REDACTED, redact, redact_models, register_secret, scrub, scrub_document
 from pytorch_insight.text import strip_controls
 
 TOKENS = [
@@ -60,6 +60,25 @@ def test_configured_secrets_are_redacted(monkeypatch: pytest.MonkeyPatch) -> Non
         f"a {REDACTED} and {REDACTED} and short"
     )
     assert redact("at http://localhost:8080/v1 now", extra=["http://localhost:8080/v1"]) == f"at {REDACTED} now"
+
+
+def test_items_on_their_way_to_the_store_lose_tokens_wherever_they_hide(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", 'quote"and\\backslash-secret')  # JSON escapes both
+    monkeypatch.setattr(redact_module, "_registered", set())
+    token = TOKENS[0]
+
+    def item(number: int, **fields: object) -> Item:
+        return Item(id=f"github:o/r#{number}", source="github", kind="issue", repo="o/r", number=number, **fields)
+
+    clean = item(1, title="fine", comments=[Comment(author="a", body="nothing here")], raw={"body": "plain"})
+    in_payload = item(2, title="fine", raw={"body": f"see {token}"})  # only in the excluded payload
+    in_extra = item(3, title="fine", mirror=f"Bearer 0123456789abcdefXYZ {token}")
+    in_comment = item(4, comments=[Comment(author="a", body='uses quote"and\\backslash-secret')])
+    found = redact_models([clean, in_payload, in_extra, in_comment])
+    assert found[0] is clean  # nothing to change: the same object, no walk
+    assert found[1].raw == {"body": f"see {REDACTED}"}
+    assert found[2].model_extra == {"mirror": f"Bearer {REDACTED} {REDACTED}"}
+    assert found[3].comments[0].body == f"uses {REDACTED}"
 
 
 def test_control_characters_and_bidi_overrides_are_stripped() -> None:

@@ -38,7 +38,7 @@ from pytorch_insight.database import (
 from pytorch_insight.errors import StoreError
 from pytorch_insight.http import CachedPage
 from pytorch_insight.model import Item, SourceStatus, merge_comments
-from pytorch_insight.redact import redact_tokens
+from pytorch_insight.redact import redact_models
 from pytorch_insight.run_liveness import STALE_AFTER, mark_interrupted, stale_note
 from pytorch_insight.schema import (
     MIGRATIONS,
@@ -194,7 +194,7 @@ class Store:
         """Idempotent upsert in one transaction; stored comment threads are merged, never dropped."""
         if not batch:
             return 0
-        batch = [redact_tokens(item) for item in batch]  # a token in collected text is never stored
+        batch = redact_models(batch)  # a token in collected text is never stored
         unique: dict[str, Item] = {}
         for item in batch:
             # The same item twice in one batch (two lines of an import): the later copy wins, as it

@@ -53,6 +53,15 @@ def status_from_row(row: Any) -> SourceStatus:
     )
 
 
+# The optional fields' defaults, made once: pydantic inspects a default factory's signature each
+# time it makes a default (0.3 ms a field), 2 s of reading a 3,500-item window back.
+DEFAULTS = {
+    name: field.get_default(call_default_factory=True)
+    for name, field in Item.model_fields.items()
+    if not field.is_required()
+}
+
+
 def stored_item(data: dict[str, Any]) -> Item:
     """An item from its stored JSON, which spells out every field, the empty ones too. Those are
     left to their defaults: pydantic keeps a set of the fields given per item (2 KB for all
@@ -61,8 +70,7 @@ def stored_item(data: dict[str, Any]) -> Item:
 
 
 def _default(key: str, value: Any) -> bool:
-    field = Item.model_fields.get(key)
-    return field is not None and not field.is_required() and value == field.get_default(call_default_factory=True)
+    return key in DEFAULTS and value == DEFAULTS[key]
 
 
 def item_row(item: Item, now: str) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 It speaks the parts of the protocol the collector relies on: Link pagination, per-resource
 rate limits with GitHub's headers, ETag / 304, 401 / 404, search qualifiers, issue timelines
 (synthesised from the rows' mentions of each other, or a row's explicit `timeline`), and
-injectable faults (5xx bursts, secondary limits, slow answers, truncated bodies). Start it by hand with
+injectable faults (5xx bursts, secondary limits, slow answers, truncated bodies, searches that
+time out and answer `incomplete_results: true`). Start it by hand with
 ``python -m tests.fakes.github --data ../shared/data/raw/<file>.jsonl --port 8765``.
 """
 
@@ -15,6 +16,7 @@ import json
 import re
 import threading
 import time
+import zlib
 from dataclasses import dataclass
 from datetime import date, datetime
 from http.server import BaseHTTPRequestHandler
@@ -51,18 +53,30 @@ DATE_QUALIFIER = rf"(created|closed|updated):(?:({MOMENT})\.\.({MOMENT})|(<=|>=|
 
 @dataclass
 class Fault:
-    """Answer the next `times` requests whose path matches `path` with a failure."""
+    """Answer the next `times` requests whose path (and query, with `query`) matches with a failure."""
 
     path: str
     # "status", "secondary", "primary", "delay", "truncate"; "primary_no_reset" (the recorded 2013
     # answer: Remaining 0 and no reset header) and "primary_message_only" (no rate headers at all,
-    # as behind a proxy that drops them: only GitHub's message says what happened)
+    # as behind a proxy that drops them: only GitHub's message says what happened), "incomplete" (a
+    # search that timed out: 200, `incomplete_results: true`, only the matches found by then)
     kind: str
     times: int = 1
     status: int = 502
     retry_after: int = 60
     delay: float = 0.0
     body: Any = None  # the JSON a "status" fault answers with (a server's own error text)
+    query: str = ""  # a pattern the raw query string must match too (one page of one search)
+
+
+@dataclass
+class Listing:
+    """A listing's rows, in order, and how one becomes its payload: only the page served is shaped
+    (shaping a busy repository's every issue for each page of it cost the stand-in ~10 ms a page,
+    on the CPU the collector under test runs on)."""
+
+    rows: list[Any]
+    shape: Callable[[Any], dict[str, Any]]
 
 
 @dataclass
@@ -93,6 +107,7 @@ class FakeGitHub(LocalServer):
         search_cap: int = 1000,
         now: Callable[[], float] = time.time,
         link_origin: str | None = None,
+        incomplete_every: int = 0,
     ) -> None:
         self.threads: dict[str, dict[int, Thread]] = {}
         for row in rows:
@@ -110,6 +125,9 @@ class FakeGitHub(LocalServer):
         self.buckets: dict[tuple[str, str], Bucket] = {}
         # Where Link headers point (a misconfigured or hostile server sends clients elsewhere).
         self.link_origin = link_origin
+        # Every n-th search times out (as GitHub's do under load), besides "incomplete" faults.
+        self.incomplete_every = incomplete_every
+        self.searches = 0
 
     def handler_class(self) -> type[BaseHTTPRequestHandler]:
         return type("Handler", (_Handler,), {"fake": self})
@@ -120,10 +138,10 @@ class FakeGitHub(LocalServer):
 
     # -- request handling --------------------------------------------------------------------------
 
-    def take_fault(self, path: str) -> Fault | None:
+    def take_fault(self, path: str, query: str = "") -> Fault | None:
         with self.lock:
             for fault in self.faults:
-                if fault.times > 0 and re.search(fault.path, path):
+                if fault.times > 0 and re.search(fault.path, path) and re.search(fault.query, query):
                     fault.times -= 1
                     return fault
         return None
@@ -142,12 +160,20 @@ class FakeGitHub(LocalServer):
             bucket.refresh(self.now())
             return bucket
 
-    def route(self, path: str, query: dict[str, str], api: str) -> tuple[int, Any, dict[str, str]]:
+    def times_out(self) -> bool:
+        """Whether this search is the n-th that times out (`incomplete_every`)."""
+        with self.lock:
+            self.searches += 1
+            return bool(self.incomplete_every) and self.searches % self.incomplete_every == 0
+
+    def route(
+        self, path: str, query: dict[str, str], api: str, timed_out: bool = False
+    ) -> tuple[int, Any, dict[str, str]]:
         """(status, body, extra headers) for a GET, before rate limits and validators."""
         if path == "/rate_limit":
             return 200, None, {}
         if path == "/search/issues":
-            return self.search(query, api)
+            return self.search(query, api, timed_out)
         org = re.fullmatch(r"/orgs/([^/]+)/repos", path)
         if org:
             return self.org_repos(org.group(1), api)
@@ -163,10 +189,10 @@ class FakeGitHub(LocalServer):
         if rest == "":
             return 200, repo_payload(repo, api), {}
         if rest == "/issues":
-            return 200, [issue_payload(t, api) for t in self.list_threads(threads.values(), query)], {}
+            return 200, Listing(self.list_threads(threads.values(), query), lambda t: issue_payload(t, api)), {}
         if rest == "/pulls":
             pulls = [t for t in threads.values() if t.is_pull]
-            return 200, [pull_payload(t, api) for t in self.list_threads(pulls, query)], {}
+            return 200, Listing(self.list_threads(pulls, query), lambda t: pull_payload(t, api)), {}
         if rest == "/issues/comments":
             return 200, self.repo_comments(threads.values(), query, api), {}
         if rest == "/commits":
@@ -255,7 +281,7 @@ class FakeGitHub(LocalServer):
         )
         return sorted(chosen, key=key, reverse=query.get("direction", "desc") == "desc")
 
-    def repo_comments(self, threads: Any, query: dict[str, str], api: str) -> list[dict[str, Any]]:
+    def repo_comments(self, threads: Any, query: dict[str, str], api: str) -> Listing:
         since = query.get("since")
         rows = [
             (moment, cid, thread, comment)
@@ -264,21 +290,24 @@ class FakeGitHub(LocalServer):
             if not since or stamp(moment) >= since
         ]
         rows.sort(key=lambda row: (row[0], row[1]), reverse=query.get("direction", "asc") == "desc")
-        return [comment_payload(thread, cid, moment, comment, api) for moment, cid, thread, comment in rows]
+        return Listing(rows, lambda row: comment_payload(row[2], row[1], row[0], row[3], api))
 
-    def commits(self, threads: Any, query: dict[str, str], api: str) -> list[dict[str, Any]]:
+    def commits(self, threads: Any, query: dict[str, str], api: str) -> Listing:
         since, until = query.get("since"), query.get("until")
         landed = [t for t in threads if t.landed and t.merged]
         landed = [
             t for t in landed if (not since or stamp(t.merged) >= since) and (not until or stamp(t.merged) <= until)
         ]
         landed.sort(key=lambda t: (t.merged, t.number), reverse=True)  # newest first, as GitHub lists them
-        return [commit_payload(t, api) for t in landed]
+        return Listing(landed, lambda t: commit_payload(t, api))
 
-    def search(self, query: dict[str, str], api: str) -> tuple[int, Any, dict[str, str]]:
+    def search(self, query: dict[str, str], api: str, timed_out: bool = False) -> tuple[int, Any, dict[str, str]]:
         """GitHub's issue search: `repo:` and `org:` qualifiers (several widen the scope, as on
-        GitHub), `-repo:` narrows it, date qualifiers, `is:pr` / `is:issue`, `label:`; items in the search
-        item shape (no `closed_by`, a `score`), at most `search_cap` of them reachable."""
+        GitHub), `-repo:` narrows it, date qualifiers, `is:pr` / `is:issue`, `is:open` /
+        `is:closed`, `label:`; items in the search item shape (no `closed_by`, a `score`), at most
+        `search_cap` of them reachable. A search that `timed_out` answers as GitHub does: 200,
+        `incomplete_results: true`, and only the matches found by then (the same two thirds of
+        them each time), counted and paged as if they were all."""
         terms = query.get("q", "")
         repos = re.findall(r"(?<![\w-])repo:(\S+)", terms)
         orgs = re.findall(r"(?<![\w-])(?:org|user):(\S+)", terms)
@@ -317,6 +346,10 @@ class FakeGitHub(LocalServer):
             threads = [t for t in threads if t.is_pull]
         if "is:issue" in terms:
             threads = [t for t in threads if not t.is_pull]
+        if "is:open" in terms or "is:closed" in terms:
+            threads = [t for t in threads if (t.closed is not None) == ("is:closed" in terms)]
+        if timed_out:
+            threads = [t for t in threads if zlib.crc32(f"{t.repo}#{t.number}".encode()) % 3]
         for quoted, bare in re.findall(r'(?<![\w-])label:(?:"([^"]+)"|(\S+))', terms):
             threads = [t for t in threads if (quoted or bare) in (t.row.get("labels") or [])]
         key = {
@@ -341,7 +374,7 @@ class FakeGitHub(LocalServer):
             200,
             {
                 "total_count": len(threads),
-                "incomplete_results": False,
+                "incomplete_results": timed_out,
                 "items": threads[: self.search_cap],  # threads: the handler shapes only the page it serves
             },
             {},
@@ -423,6 +456,9 @@ def _bound(text: str, moment: datetime) -> int:
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeGitHub
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes: with Nagle's algorithm the body waits for the
+    # client's delayed ACK of the headers, 40 ms a small answer on Linux, which no real API adds.
+    disable_nagle_algorithm = True
     server_version = "github.com"
     sys_version = ""
 
@@ -442,17 +478,21 @@ class _Handler(BaseHTTPRequestHandler):
             return self.reply(401, {"message": "Bad credentials", "documentation_url": DOCS, "status": "401"}, {})
         resource = "search" if parts.path.startswith("/search/") else "core"
         bucket = fake.bucket(resource, token)
-        fault = fake.take_fault(parts.path)
+        fault = fake.take_fault(parts.path, parts.query)
         if fault and self.apply(fault, bucket, resource):
             return None
+        timed_out = resource == "search" and ((fault is not None and fault.kind == "incomplete") or fake.times_out())
         if parts.path == "/rate_limit":
             return self.reply(200, fake.rate_limit_body(token), self.rate_headers(bucket, resource))
         if bucket.used >= bucket.limit:
             return self.primary_limit(bucket, resource)
         api = f"http://{self.headers.get('Host')}"
-        status, body, headers = fake.route(parts.path, query, api)
+        status, body, headers = fake.route(parts.path, query, api, timed_out)
         links = fake.link_origin or api
-        if status == 200 and isinstance(body, list):
+        if status == 200 and isinstance(body, Listing):
+            rows, headers = self.paginate(body.rows, parts.path, query, links)
+            body = [body.shape(row) for row in rows]
+        elif status == 200 and isinstance(body, list):
             body, headers = self.paginate(body, parts.path, query, links)
         elif status == 200 and parts.path == "/search/issues":
             body, headers = self.paginate_search(body, parts.path, query, api, links)
@@ -477,6 +517,8 @@ class _Handler(BaseHTTPRequestHandler):
         if fault.kind == "delay":
             time.sleep(fault.delay)
             return False
+        if fault.kind == "incomplete":
+            return False  # answered by the search, with what it found before timing out
         if fault.kind == "status":
             self.reply(fault.status, fault.body if fault.body is not None else {"error": "Server Error"}, {})
         elif fault.kind == "secondary":

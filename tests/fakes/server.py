@@ -78,6 +78,7 @@ class LocalServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # no 40 ms delayed-ACK stall between headers and body
 
             def log_message(self, *_args: Any) -> None:
                 pass

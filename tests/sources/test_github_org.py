@@ -91,8 +91,12 @@ def stored(store: Store) -> dict[tuple[str | None, int | None], Item]:
     return {(item.repo, item.number): item for item in store.iter_items()}
 
 
+def search_params(server: FakeGitHub) -> list[dict[str, list[str]]]:
+    return [parse_qs(urlsplit(path).query) for path, _ in server.log if path.startswith("/search/issues")]
+
+
 def search_queries(server: FakeGitHub) -> list[str]:
-    return [parse_qs(urlsplit(path).query)["q"][0] for path, status in server.log if path.startswith("/search/issues")]
+    return [params["q"][0] for params in search_params(server)]
 
 
 def test_an_organisation_is_collected_by_search_with_each_item_in_its_repository(
@@ -146,11 +150,12 @@ def test_a_search_over_the_cap_goes_on_from_its_last_creation_time(
     assert queries[1].startswith("org:acme created:2026-04-08T") and queries[1].endswith("..2026-04-13T23:59:59Z")
 
 
-def test_a_repository_that_dominates_one_second_is_searched_on_its_own(
+def test_a_second_past_the_cap_is_read_from_its_other_end(
     start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
 ) -> None:
-    # 16 of acme/b and 4 of acme/a created in the same second (a bot's burst), more than the cap
-    # of 10: acme/b on its own (by kind), the rest without it; the other days as usual.
+    # 16 of acme/b and 4 of acme/a created in the same second, past the cap of 10: the query that
+    # reached it read its oldest 10, the second's own query newest first gives the rest (and its
+    # count on the same page), and the search goes on after that second.
     rows = [row("acme/a", n, created=f"2026-04-{7 + n % 7:02d}") for n in range(1, 29)]  # 4 a day, at noon
     rows += [row("acme/b", n, kind="pull_request" if n % 2 else "issue", created="2026-04-11") for n in range(1, 17)]
     server = start_github(rows, search_cap=10)
@@ -158,28 +163,53 @@ def test_a_repository_that_dominates_one_second_is_searched_on_its_own(
     store, status = collect_capped(settings, clock, 10)
     assert status.status is CoverageStatus.OK, status.note
     assert len(stored(store)) == 44
-    queries = search_queries(server)
-    second = "created:2026-04-11T12:00:00Z..2026-04-11T12:00:00Z"
-    assert f"repo:acme/b {second} is:issue" in queries and f"repo:acme/b {second} is:pr" in queries
-    assert f"org:acme -repo:acme/b {second}" in queries
-    assert [query for query in queries if " is:" in query] == [
-        f"repo:acme/b {second} is:issue",
-        f"repo:acme/b {second} is:pr",
-    ]
+    second = "org:acme created:2026-04-11T12:00:00Z..2026-04-11T12:00:00Z"
+    orders = [params["order"][0] for params in search_params(server) if params["q"][0] == second]
+    assert orders == ["desc"]
+    assert not [query for query in search_queries(server) if "repo:" in query or " is:" in query]
+    assert "org:acme created:2026-04-11T12:00:01Z..2026-04-13T23:59:59Z" in search_queries(server)
 
 
-def test_one_repositorys_second_past_the_cap_is_read_from_its_listing(
+def test_a_repository_that_dominates_one_second_is_searched_on_its_own(
     start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
 ) -> None:
-    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 15)]  # 14 issues in one second
-    rows += [row("acme/a", n, created="2026-04-12") for n in range(15, 20)]
+    # 30 of acme/b and 4 of acme/a created in the same second (a bot's burst), past what both ends
+    # of a search reach (20): acme/b on its own (by kind), the rest without it.
+    rows = [row("acme/a", n, created=f"2026-04-{7 + n % 7:02d}") for n in range(1, 29)]  # 4 a day, at noon
+    rows += [row("acme/b", n, kind="pull_request" if n % 2 else "issue", created="2026-04-11") for n in range(1, 31)]
     server = start_github(rows, search_cap=10)
     settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
     store, status = collect_capped(settings, clock, 10)
     assert status.status is CoverageStatus.OK, status.note
-    assert len(stored(store)) == 19
+    assert len(stored(store)) == 58
+    queries = search_queries(server)
+    second = "created:2026-04-11T12:00:00Z..2026-04-11T12:00:00Z"
+    assert f"repo:acme/b {second} is:issue" in queries and f"repo:acme/b {second} is:pr" in queries
+    assert f"org:acme -repo:acme/b {second}" in queries
+    assert sorted({query for query in queries if " is:" in query}) == [
+        f"repo:acme/b {second} is:issue",
+        f"repo:acme/b {second} is:pr",
+    ]
+    assert not [path for path, _ in server.log if path.startswith("/repos/acme/b/issues?")]  # no listing needed
+    # acme/b's 15 issues: the newest 10 (5 of them read before), then the oldest for the rest.
+    orders = [params["order"][0] for params in search_params(server) if params["q"][0].endswith("is:issue")]
+    assert orders == ["desc", "asc"]
+
+
+def test_one_repositorys_second_past_both_ends_is_read_from_its_listing(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
+) -> None:
+    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 26)]  # 25 open issues in one second
+    rows += [row("acme/a", n, created="2026-04-12") for n in range(26, 31)]
+    server = start_github(rows, search_cap=10)
+    settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
+    store, status = collect_capped(settings, clock, 10)
+    assert status.status is CoverageStatus.OK, status.note
+    assert len(stored(store)) == 30
     listings = [path for path, _ in server.log if path.startswith("/repos/acme/a/issues?")]
     assert len(listings) == 1 and "sort=created&direction=desc" in listings[0]
+    # Both ends showed only open issues: no split by kind or state, which would leave one part as large.
+    assert not [query for query in search_queries(server) if " is:" in query]
 
 
 def test_what_even_the_listing_cannot_reach_is_counted_and_named(
@@ -190,17 +220,17 @@ def test_what_even_the_listing_cannot_reach_is_counted_and_named(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(github_search, "MAX_LISTING_PAGES", 1)
-    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 15)]
+    rows = [row("acme/a", n, created="2026-04-09") for n in range(1, 26)]
     # A page of later items before them in the listing (newest first).
-    rows += [row("acme/a", n, created=f"2026-04-12T{n % 24:02d}:{n % 60:02d}:00Z") for n in range(15, 120)]
+    rows += [row("acme/a", n, created=f"2026-04-12T{n % 24:02d}:{n % 60:02d}:00Z") for n in range(26, 131)]
     server = start_github(rows, search_cap=10)
     settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
     store, status = collect_capped(settings, clock, 10)
     assert status.status is CoverageStatus.PARTIAL
-    assert len([key for key in stored(store) if key[1] < 15]) == 10
+    assert len([key for key in stored(store) if key[1] < 26]) == 20  # the oldest 10 and the newest 10
     assert (
-        "org:acme: 4 of 14 issues created at 2026-04-09T12:00:00Z in acme/a cannot be reached: "
-        "search serves the first 10 and they share one second"
+        "org:acme: 5 of 25 items created at 2026-04-09T12:00:00Z in acme/a cannot be reached: "
+        "search serves the first 10 from either end and they share one second"
     ) in status.note
 
 

@@ -100,11 +100,11 @@ def test_counts_are_probed_with_one_item_a_page(
     assert all(params.get("per_page") in (["1"], ["100"]) for params in searches)
 
 
-def test_a_burst_past_the_cap_is_counted_by_a_probe_and_split_at_once(
+def test_a_burst_past_the_cap_is_read_from_its_newest_end_with_no_request_only_to_count(
     start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
 ) -> None:
-    # 12 items before the burst, then 16 of acme/b and 2 of acme/a in one second (cap 10): the
-    # cap's worth ends inside the burst, whose size a one-item probe tells.
+    # 12 items before the burst, then 16 of acme/b and 2 of acme/a in one second (cap 10): a query
+    # from the burst's second reads its oldest 10, the second's own query newest first the other 8.
     rows = [row("acme/a", n, created=f"2026-04-08T{n:02d}:00:00Z") for n in range(1, 13)]
     rows += [row("acme/b", n, kind="pull_request", created="2026-04-10T03:00:00Z") for n in range(1, 17)]
     rows += [row("acme/a", n, created="2026-04-10T03:00:00Z") for n in (13, 14)]
@@ -113,12 +113,12 @@ def test_a_burst_past_the_cap_is_counted_by_a_probe_and_split_at_once(
     store, status = collect_capped(settings, clock, 10)
     assert status.status is CoverageStatus.OK, status.note
     assert set(stored(store)) == {(row["repo"], row["number"]) for row in rows}
-    second = "created:2026-04-10T03:00:00Z..2026-04-10T03:00:00Z"
-    probed = [params["q"][0] for params in requests(server, "/search/issues") if params.get("per_page") == ["1"]]
-    assert f"org:acme {second}" in probed and f"repo:acme/b {second} is:pr" in probed
-    # acme/b's PRs of that second come from its listing, newest first, not from a capped search.
-    assert requests(server, "/repos/acme/b/issues")[0]["direction"] == ["desc"]
-    assert f"repo:acme/b {second} is:pr" not in [q for q in search_queries(server) if q not in probed]
+    searches = requests(server, "/search/issues")
+    assert all(params["per_page"] == ["100"] for params in searches)  # never a page read only for its count
+    second = "org:acme created:2026-04-10T03:00:00Z..2026-04-10T03:00:00Z"
+    assert [params["order"] for params in searches if params["q"] == [second]] == [["desc"]]
+    # The window, on from 10:00 (12 of 30 read), on from the burst, its other end, on after it; closed.
+    assert len(searches) == 6 and not requests(server, "/repos/")
 
 
 def test_the_path_weighs_the_search_wait_against_listing() -> None:

@@ -385,9 +385,11 @@ class GitHubSource:
             return  # an organisation's repositories get tasks of their own (the workers' `fetch_threads`)
         missing = missing_threads(run.items)
         expected_pages = math.ceil(sum(item.comment_count or 0 for item in missing) / PER_PAGE)
-        # The repository-wide listing also returns comments on items outside the window, so it only
-        # pays off when it replaces clearly more per-item requests than it is likely to cost.
-        if len(missing) > 2 * max(1, expected_pages):
+        # The repository-wide listing also returns comments on items outside the window: it is taken
+        # when it costs no more than the per-item requests even if those other comments double its
+        # pages (two threads of a few comments: one listing page, which they would fill only past
+        # a hundred comments on other items).
+        if len(missing) >= 2 * max(1, expected_pages):
             repository_comments(self.client, self.stats, run.repo, run.items, window, self._is_recent(window), save)
             progress.update(self.name, f"{run.repo}: comment threads", len(self.stored))
         for item in sorted(

@@ -22,7 +22,15 @@ from typing import Any
 
 from pytorch_insight.http import HttpClient, RateBudget, RequestStats
 from pytorch_insight.sources.github_listing import fetch_updated_since
-from pytorch_insight.sources.github_search import PER_PAGE, SEARCH_CAP, OrgScope, Payloads, Query, window_searches
+from pytorch_insight.sources.github_search import (
+    PER_PAGE,
+    SEARCH_CAP,
+    OrgScope,
+    Payloads,
+    Query,
+    search_page,
+    window_searches,
+)
 from pytorch_insight.window import Window
 
 # GitHub's search budget resets each minute.
@@ -109,8 +117,8 @@ def fetch_org_repositories(client: HttpClient, stats: RequestStats, scope: OrgSc
 
 def probe_count(client: HttpClient, stats: RequestStats, query: Query) -> int:
     """A search's `total_count` for one request of one item, not a page of 100."""
-    page = client.get_json("/search/issues", stats, params={"q": query.text, "per_page": 1})
-    return int(page.data.get("total_count", 0)) if isinstance(page.data, dict) else 0
+    page = search_page(client, stats, {"q": query.text, "per_page": 1})
+    return int(page.data.get("total_count", 0))
 
 
 def plan_org(client: HttpClient, stats: RequestStats, scope: OrgScope, window: Window, recent: bool) -> OrgPlan:

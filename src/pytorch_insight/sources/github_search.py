@@ -3,45 +3,56 @@
 A search returns at most its first 1,000 results. Results come sorted by creation time, so a
 query past the cap is continued from the creation time of the last result it gave (a time-of-day
 range: `created:2026-11-26T09:14:02Z..2026-11-26T23:59:59Z`): every page spent is a page of
-items and a busy day costs its items / 100 requests. When more than the cap share one second,
-that second is split by repository (the dominant one on its own with `repo:`, the rest with
-`-repo:`), then by kind, and one repository's kind still past the cap is read from its issue
-listing (newest first, down to that second); what even that cannot reach is counted from
-`total_count` and named in the notes. Counting a query that is likely past the cap costs a
-`per_page=1` probe, never a page of 100 read only for its `total_count`. An organisation is
-searched as one scope (`org:pytorch -repo:pytorch/pytorch`), so its cost grows with its active
-items, not its repositories (github_plan.py decides which of them are better listed).
+items and a busy day costs its items / 100 requests. When the cap's worth ends a page or more
+into one second, going on from that second would read those items again: the second is read
+from its other end instead (`order=desc`; both ends reach twice the cap) and the query goes on
+after it. A second past even that is split by what its items show: its dominant repository on
+its own (`repo:`) and the rest without it (`-repo:`), then issues and pull requests
+(`is:issue`, `is:pr`), then open and closed (`is:open`, `is:closed`); one repository's share
+still past both ends is read from its issue listing (newest first, down to that second, which
+has no cap). Every narrower query's first page is also its count, so no request is spent only
+to count. What even that cannot reach is counted from `total_count` and named in the notes. A
+page GitHub marks incomplete (its search timed out: fewer items) is asked again; one that stays
+incomplete is noted with the items it lacks. An organisation is searched as one scope
+(`org:pytorch -repo:pytorch/pytorch`), so its cost grows with its active items, not its
+repositories (github_plan.py decides which of them are better listed).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from pytorch_insight.config import GitHubProfile
 from pytorch_insight.errors import NotFound, RemoteError
-from pytorch_insight.http import HttpClient, RequestStats
+from pytorch_insight.http import HttpClient, Page, RequestStats
 from pytorch_insight.window import Window, github_time, parse_timestamp
 
 PER_PAGE = 100
 SEARCH_CAP = 1000  # GitHub serves at most the first 1,000 results of any search
 KINDS = ("is:issue", "is:pr")
+STATES = ("is:open", "is:closed")
 API_REPOSITORY = re.compile(r"/repos/([\w.-]+/[\w.-]+)$")
 SECOND = timedelta(seconds=1)
 # The most pages a repository's listing may take to reach a second its search cannot.
 MAX_LISTING_PAGES = 50
+# Asks of one search page in all while GitHub marks it incomplete (its search timed out).
+INCOMPLETE_ATTEMPTS = 3
 Payloads = list[dict[str, Any]]
+Key = tuple[str | None, int]
 
 
 @dataclass(frozen=True)
 class Query:
     """One window search: `field` (created, closed) in the window, for older items (closed) only
     those created before it; `created_from` narrows it to items created at or after that moment,
-    `second` to items created in that one second."""
+    `second` to items created in that one second, `kind` and `state` to issues or pull requests,
+    open or closed ones."""
 
     scope: str
     field: str
@@ -49,6 +60,7 @@ class Query:
     created_from: datetime | None = None
     second: datetime | None = None
     kind: str = ""
+    state: str = ""
 
     @property
     def text(self) -> str:
@@ -57,7 +69,12 @@ class Query:
         else:
             terms = [f"closed:{self.window.since.isoformat()}..{self.window.until.isoformat()}"]
             terms.append(self._created_term(None, self.window.start))
-        return " ".join(term for term in (self.scope, *terms, self.kind) if term)
+        return " ".join(term for term in (self.scope, *terms, self.kind, self.state) if term)
+
+    @property
+    def created_until(self) -> datetime:
+        """The end (exclusive) of the creation times the query covers."""
+        return self.window.end if self.field == "created" else self.window.start
 
     def _created_term(self, low: datetime | None, end: datetime) -> str:
         """created in [low, end); the plain day forms while nothing narrows them."""
@@ -91,6 +108,21 @@ class Query:
     def has_scope(self) -> bool:
         return any(not term.startswith("-") for term in self.scope.split())
 
+    def keeps(self, payload: dict[str, Any]) -> bool:
+        """Whether an item a wider query found belongs to this narrower one: its repository,
+        kind and state (the creation time is the caller's)."""
+        repo = (repository_of(payload) or "").lower()
+        terms = self.scope.lower().split()
+        if f"-repo:{repo}" in terms:
+            return False
+        wanted = [term for term in terms if not term.startswith("-")]
+        owner = repo.split("/")[0]
+        if wanted and not any(term in (f"repo:{repo}", f"org:{owner}", f"user:{owner}") for term in wanted):
+            return False
+        if self.kind and is_pull_request(payload) != (self.kind == "is:pr"):
+            return False
+        return not self.state or payload.get("state") == self.state.removeprefix("is:")
+
 
 class WindowSearch:
     """The searches of one scope over one window, past the cap, with what they could not reach
@@ -104,11 +136,11 @@ class WindowSearch:
     def all(self, query: Query) -> Iterator[Payloads]:
         """Every result of the query: pages up to the cap, then on from the last creation time.
 
-        When the cap's worth ends inside a burst (half the cap or more created in its last
-        second), that second is counted with a `per_page=1` probe: read whole, the query goes on
-        from the next second; past the cap, it is split at once (instead of reading the cap's worth
-        of it again only to find that out)."""
-        seen: set[tuple[str | None, int]] = set()
+        When the cap's worth ends a page or more into one second (a burst, or a whole cap's worth
+        in one second), that second is read on its own from its other end, split if need be, and
+        the query goes on from the next second; a few items of the last second are cheaper read
+        again than a narrower query's part-filled page."""
+        seen: set[Key] = set()
         while True:
             fetched: Payloads = []
             total = 0
@@ -122,114 +154,116 @@ class WindowSearch:
             if first is None or last is None or (query.created_from is not None and last < query.created_from):
                 self._unreachable(query, total, fetched)  # not sorted as asked: no cursor to go on from
                 return
-            burst = [item for item in fetched if _created(item) == last]
-            second = replace(query, second=last)
-            count = total if first == last else self._probe(second) if len(burst) >= self.cap // 2 else 0
-            if count > self.cap:  # more than the cap share one second: split that second
-                for items in self._one_second(second, burst, count):
+            crowded = [item for item in fetched if _created(item) == last]
+            if first == last or len(crowded) >= PER_PAGE:
+                for items in self._second(replace(query, second=last), crowded):
                     yield _unseen(items, seen)
-            if count > self.cap or count == len(burst):
                 last += SECOND  # that second is read whole: nothing of it to read again
+                if last >= query.created_until:
+                    return
             query = replace(query, created_from=last)
 
-    def _one_second(self, query: Query, sample: Payloads, total: int) -> Iterator[Payloads]:
-        """More than the cap created in one second: the dominant repository (in the sample) on
-        its own and the rest without it, each split again while it passes the cap; a single
-        repository's issues and pull requests apart."""
-        dominant = None
+    def _second(self, query: Query, read: Payloads) -> Iterator[Payloads]:
+        """Every item of the query's one second, some (`read`) known already. Newest first, then
+        oldest first: the two ends reach twice the cap, and each stops once the count is reached.
+        Past that, the second is split, or one repository's share read from its listing."""
+        known = {_key(item): item for item in read if query.keeps(item)}
+        total = yield from self._read(query, "desc", known)
+        if self.cap < total <= 2 * self.cap and len(known) < total:
+            total = yield from self._read(query, "asc", known)
+        if len(known) >= total:
+            return
+        parts = self._split(query, list(known.values())) if total > self.cap else []
+        if parts:
+            for part in parts:
+                yield from self._second(part, list(known.values()))
+        elif total > self.cap and query.single_repository:
+            yield from self._listed(query, total, known)
+        else:
+            self._unreachable(query, total, list(known.values()))
+
+    def _read(self, query: Query, order: str, known: dict[Key, dict[str, Any]]) -> Generator[Payloads, None, int]:
+        """Pages of the query in one order until `known` holds its count; only the first page
+        (which counts it) when it is past what both ends reach. Returns the count."""
+        total = 0
+        for total, items in self._pages(query, order):
+            fresh = [item for item in items if _key(item) not in known]
+            known.update((_key(item), item) for item in fresh)
+            yield fresh
+            if len(known) >= total or total > 2 * self.cap:
+                break
+        return total
+
+    def _split(self, query: Query, sample: Payloads) -> list[Query]:
+        """Narrower queries that together hold the second: its dominant repository (in the items
+        read) and the rest; within one repository issues and pull requests, else open and closed
+        ones, where the items read show both (read from both ends and all alike, the middle most
+        likely is too: a split would leave one part as large, and the listing reads all kinds)."""
         if query.single_repository is None:
             counts = Counter(name for item in sample if (name := repository_of(item)))
             dominant = counts.most_common(1)[0][0] if counts else None
-            if dominant is not None and f"-repo:{dominant}" in query.scope.split():
-                dominant = None  # excluded already: the server ignored it, splitting again cannot help
-        if dominant is not None:
-            mine = [item for item in sample if repository_of(item) == dominant]
-            yield from self._fitting(query.only(dominant), mine, _share(total, mine, sample))
-            rest = query.without(dominant)
-            if rest.has_scope:
-                others = [item for item in sample if repository_of(item) != dominant]
-                yield from self._fitting(rest, others, _share(total, others, sample))
-        elif not query.kind:
-            for kind in KINDS:
-                mine = [item for item in sample if is_pull_request(item) == (kind == "is:pr")]
-                yield from self._fitting(replace(query, kind=kind), mine, _share(total, mine, sample))
-        else:
-            yield from self._fitting(query, sample, total, split=False)
+            # One excluded already comes back when the server ignored the exclusion: no help.
+            if dominant is not None and f"-repo:{dominant}" not in query.scope.split():
+                rest = query.without(dominant)
+                return [query.only(dominant), *([rest] if rest.has_scope else [])]
+        if not query.kind and len({is_pull_request(item) for item in sample}) > 1:
+            return [replace(query, kind=kind) for kind in KINDS]
+        if not query.state and len({item.get("state") for item in sample}) > 1:
+            return [replace(query, state=state) for state in STATES]
+        return []
 
-    def _fitting(self, query: Query, sample: Payloads, estimate: int, split: bool = True) -> Iterator[Payloads]:
-        """A one-second query: all of it when it fits the cap, else split further; one
-        repository's kind past the cap is read from its listing. A query the sample says is past
-        the cap is counted with a probe first, so no page of it is read only to be read again."""
-        can_split = split and (query.single_repository is None or not query.kind)
-        total = self._probe(query) if estimate >= self.cap else None
-        if total is not None and total > self.cap:
-            if can_split:
-                yield from self._one_second(query, sample, total)
-                return
-            if query.single_repository and query.second:
-                yield from self._listed(query, total)
-                return
-        fetched: Payloads = []
-        total = 0
-        for total, items in self._pages(query):
-            if total > self.cap and can_split:
-                yield from self._one_second(query, items, total)
-                return
-            if total > self.cap and query.single_repository and query.second:
-                yield items
-                yield from self._listed(query, total, items)
-                return
-            fetched += items
-            yield items
-        self._unreachable(query, total, fetched)
-
-    def _probe(self, query: Query) -> int:
-        page = self.client.get_json("/search/issues", self.stats, params={"q": query.text, "per_page": 1})
-        return int(page.data.get("total_count", 0)) if isinstance(page.data, dict) else 0
-
-    def _listed(self, query: Query, total: int, reached: Payloads | None = None) -> Iterator[Payloads]:
-        """One repository's items of one second and kind, past the cap even so: its issue listing,
-        newest first, down to that second (the listing has no cap). Bounded: a backfill of an old
-        window in a busy repository would page through everything since; then the search's
-        capped pages are read for what the listing did not reach."""
+    def _listed(self, query: Query, total: int, known: dict[Key, dict[str, Any]]) -> Iterator[Payloads]:
+        """One repository's items of one second, kind and state, past both ends of the search: its
+        issue listing, newest first, down to that second (the listing has no cap). Bounded: a
+        backfill of an old window in a busy repository would page through everything since."""
         repo, second = query.single_repository, query.second
         assert repo is not None and second is not None  # only called for such a query
-        params = {"state": "all", "sort": "created", "direction": "desc", "per_page": PER_PAGE}
-        pulls = query.kind == "is:pr"
-        found = {item.get("number"): item for item in reached or []}
+        state = query.state.removeprefix("is:") or "all"
+        params = {"state": state, "sort": "created", "direction": "desc", "per_page": PER_PAGE}
         pages = self.client.iter_pages(f"/repos/{repo}/issues", self.stats, params=params)
         for number, page in enumerate(pages, 1):
             items = [item for item in page.data if isinstance(item, dict)]
-            kept = [item for item in items if _created(item) == second and ("pull_request" in item) == pulls]
-            found.update((item.get("number"), item) for item in kept)
-            yield kept
+            kept = [item for item in items if _created(item) == second and query.keeps(item)]
+            fresh = [item for item in kept if _key(item) not in known]
+            known.update((_key(item), item) for item in fresh)
+            yield fresh
             oldest = _created(items[-1]) if items else None
-            if oldest is None or oldest < second:
-                return
-            if number >= MAX_LISTING_PAGES:
+            if oldest is None or oldest < second or len(known) >= total or number >= MAX_LISTING_PAGES:
                 break
-        if not reached:
-            for _, items in self._pages(query):
-                found.update((item.get("number"), item) for item in items)
-                yield items
-        self._unreachable(query, total, list(found.values()))
+        self._unreachable(query, total, list(known.values()))
 
-    def _pages(self, query: Query) -> Iterator[tuple[int, Payloads]]:
-        """(total_count, items) per page; an unknown repository or organisation is NotFound."""
-        params = {"q": query.text, "sort": "created", "order": "asc", "per_page": PER_PAGE}
-        pages = self.client.iter_pages("/search/issues", self.stats, params=params)
-        try:
-            first = next(pages)
-        except RemoteError as error:
-            if error.status == 422 and "cannot be searched" in str(error):
-                raise NotFound(f"{self.label or query.scope} cannot be searched", 404) from None
-            raise
-        if first.data.get("incomplete_results"):
-            self.notes.append(f"{self.label or query.scope}: GitHub marked the {query.field} search incomplete")
-        total = int(first.data.get("total_count", 0))
-        yield total, first.data.get("items", [])
-        for page in pages:
-            yield total, page.data.get("items", [])
+    def _pages(self, query: Query, order: str = "asc") -> Iterator[tuple[int, Payloads]]:
+        """(total_count, items) per page, by page number up to the cap: a page that stayed
+        incomplete may give fewer items, a lower count and links that stop short. Read to its end,
+        a query that had one notes how many of its results never came. An unknown repository or
+        organisation is NotFound."""
+        params: dict[str, Any] = {"q": query.text, "sort": "created", "order": order, "per_page": PER_PAGE}
+        total, number, last = 0, 1, 1
+        given: set[Key] = set()
+        timed_out: list[int] = []
+        while number <= last:
+            try:
+                page = search_page(self.client, self.stats, params if number == 1 else {**params, "page": number})
+            except RemoteError as error:
+                if number == 1 and error.status == 422 and "cannot be searched" in str(error):
+                    raise NotFound(f"{self.label or query.scope} cannot be searched", 404) from None
+                raise
+            items = [item for item in page.data.get("items", []) if isinstance(item, dict)]
+            given.update(_key(item) for item in items)
+            if page.data.get("incomplete_results"):
+                timed_out.append(number)
+            total = max(total, int(page.data.get("total_count", 0)))
+            last = math.ceil(min(total, self.cap) / PER_PAGE)
+            yield total, items
+            number += 1
+        expected = min(total, self.cap)
+        if timed_out and len(given) < expected:
+            pages = ", ".join(str(number) for number in timed_out)
+            self.notes.append(
+                f"{self.label or query.scope}: GitHub's search timed out on page {pages} of `{query.text}` "
+                f"{INCOMPLETE_ATTEMPTS} times (incomplete_results): {len(given)} of its {expected} results came, "
+                f"{expected - len(given)} may be missing"
+            )
 
     def _unreachable(self, query: Query, total: int, fetched: Payloads) -> None:
         """Named and counted: the scope, how many of how many, when, in which repositories."""
@@ -237,31 +271,45 @@ class WindowSearch:
         if missing <= 0:
             return
         kind = {"is:issue": " issues", "is:pr": " pull requests"}.get(query.kind, " items")
+        kind = f" {query.state.removeprefix('is:')}{kind}" if query.state else kind
         when = f"created at {github_time(query.second)}" if query.second else "created in the window"
         if query.field == "closed":
             when = f"closed in the window and {when.replace(' in the window', ' before it')}"
         repos = sorted({name for item in fetched if (name := repository_of(item))})
         self.notes.append(
             f"{self.label or query.scope}: {missing} of {total}{kind} {when} in {', '.join(repos) or query.scope} "
-            f"cannot be reached: search serves the first {self.cap} and they share one second"
+            f"cannot be reached: search serves the first {self.cap} from either end and they share one second"
         )
 
 
-def _share(total: int, part: Payloads, sample: Payloads) -> int:
-    """`total` scaled by the part of the sample a narrower query keeps: its likely count."""
-    return total * len(part) // max(1, len(sample))
+def search_page(client: HttpClient, stats: RequestStats, params: dict[str, Any]) -> Page:
+    """One page of an issue search, asked again while GitHub marks it incomplete (its search
+    timed out and gave what it had found: fewer items, a lower count), pausing a little longer
+    each time; the last answer is returned whatever it says."""
+    for attempt in range(1, INCOMPLETE_ATTEMPTS + 1):
+        page = client.get_json("/search/issues", stats, params=params)
+        if not (isinstance(page.data, dict) and page.data.get("incomplete_results")) or attempt == INCOMPLETE_ATTEMPTS:
+            break
+        client.clock.sleep(float(attempt))
+    if not isinstance(page.data, dict):
+        raise RemoteError(f"GitHub's search answered {type(page.data).__name__}, not an object")
+    return page
 
 
 def _created(payload: dict[str, Any]) -> datetime | None:
     return parse_timestamp(payload.get("created_at"))
 
 
-def _unseen(items: Payloads, seen: set[tuple[str | None, int]]) -> Payloads:
+def _key(payload: dict[str, Any]) -> Key:
+    return repository_of(payload), payload.get("number", -1)
+
+
+def _unseen(items: Payloads, seen: set[Key]) -> Payloads:
     """The items not yielded before: a query continued from a creation time gives that second's
     items again."""
     fresh = []
     for item in items:
-        key = (repository_of(item), item.get("number", -1))
+        key = _key(item)
         if key not in seen:
             seen.add(key)
             fresh.append(item)

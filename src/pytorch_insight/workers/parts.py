@@ -91,7 +91,7 @@ def thread_parts(items: Sequence[Item], profile: Profile) -> list[Part]:
 def focus_parts(items: Sequence[Item], profile: Profile, chunk: int = DETAILS_PER_TASK) -> list[Part]:
     """The details of the window's focus candidates as tasks: picked once across every
     repository of the profile (as in-process), grouped by repository, a few candidates a task so
-    the workers share them."""
+    the workers share them, the fullest tasks first."""
     github = profile.github
     scopes = [OrgScope.of(org, github) for org in github.orgs]
     listed = {repo.lower() for repo in github.repositories}
@@ -105,6 +105,9 @@ def focus_parts(items: Sequence[Item], profile: Profile, chunk: int = DETAILS_PE
     for item in focus_candidates(mine, profile):
         by_repo.setdefault(item.repo or "", []).append(item.id)
     chunks = [ids[start : start + chunk] for ids in by_repo.values() for start in range(0, len(ids), chunk)]
+    # The largest first: the workers take tasks in the order they are sent, and the phase ends
+    # with its last task, so small ones fill in at its end rather than one large one running alone.
+    chunks.sort(key=len, reverse=True)
     return [
         Part("github", "details", "", f"github focus details {index}/{len(chunks)}", tuple(ids))
         for index, ids in enumerate(chunks, 1)
