@@ -45,7 +45,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as folder, FakeGitHub(rows, latency=args.latency, now=time.time) as fake:
             base = Path(folder)
             profile = profile_file(base)
-            expected = threads(in_process(rows, profile, str(base / "expected.db")))
+            expected = threads(in_process(rows, profile, str(base / "expected.db"))[0])
             config = worker_config(base / "config.toml", broker, job_timeout=600.0)
             env = {"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": TOKEN, "PYTHONPATH": str(ROOT / "src")}
             for run in range(1, args.runs + 1):
