@@ -150,17 +150,27 @@ def test_a_search_over_the_cap_goes_on_from_its_last_creation_time(
     assert queries[1].startswith("org:acme created:2026-04-08T") and queries[1].endswith("..2026-04-13T23:59:59Z")
 
 
+def burst(
+    start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path, crowd: int
+) -> tuple[FakeGitHub, Store, SourceStatus]:
+    """4 items of acme/a a day at noon, and `crowd` of acme/b (issues and PRs) created in one second
+    of 2026-04-11, collected for acme through a search capped at 10."""
+    rows = [row("acme/a", n, created=f"2026-04-{7 + n % 7:02d}") for n in range(1, 29)]
+    rows += [
+        row("acme/b", n, kind="pull_request" if n % 2 else "issue", created="2026-04-11") for n in range(1, crowd + 1)
+    ]
+    server = start_github(rows, search_cap=10)
+    settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
+    return (server, *collect_capped(settings, clock, 10))
+
+
 def test_a_second_past_the_cap_is_read_from_its_other_end(
     start_github: Start, make_settings: MakeSettings, clock: FakeClock, tmp_path: Path
 ) -> None:
     # 16 of acme/b and 4 of acme/a created in the same second, past the cap of 10: the query that
     # reached it read its oldest 10, the second's own query newest first gives the rest (and its
     # count on the same page), and the search goes on after that second.
-    rows = [row("acme/a", n, created=f"2026-04-{7 + n % 7:02d}") for n in range(1, 29)]  # 4 a day, at noon
-    rows += [row("acme/b", n, kind="pull_request" if n % 2 else "issue", created="2026-04-11") for n in range(1, 17)]
-    server = start_github(rows, search_cap=10)
-    settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
-    store, status = collect_capped(settings, clock, 10)
+    server, store, status = burst(start_github, make_settings, clock, tmp_path, 16)
     assert status.status is CoverageStatus.OK, status.note
     assert len(stored(store)) == 44
     second = "org:acme created:2026-04-11T12:00:00Z..2026-04-11T12:00:00Z"
@@ -175,11 +185,7 @@ def test_a_repository_that_dominates_one_second_is_searched_on_its_own(
 ) -> None:
     # 30 of acme/b and 4 of acme/a created in the same second (a bot's burst), past what both ends
     # of a search reach (20): acme/b on its own (by kind), the rest without it.
-    rows = [row("acme/a", n, created=f"2026-04-{7 + n % 7:02d}") for n in range(1, 29)]  # 4 a day, at noon
-    rows += [row("acme/b", n, kind="pull_request" if n % 2 else "issue", created="2026-04-11") for n in range(1, 31)]
-    server = start_github(rows, search_cap=10)
-    settings = profile_settings(make_settings, server.url, tmp_path, 'orgs = ["acme"]')
-    store, status = collect_capped(settings, clock, 10)
+    server, store, status = burst(start_github, make_settings, clock, tmp_path, 30)
     assert status.status is CoverageStatus.OK, status.note
     assert len(stored(store)) == 58
     queries = search_queries(server)

@@ -197,17 +197,14 @@ class RuleAnalyser:
         # An umbrella has no cause of its own: one tracked report's cause, quoted as the umbrella's,
         # read as false to an independent fact-checker. Its tracked items carry their own.
         fixes = [other for other in story if other.item.kind in CHANGES]
-        if (
-            not analysis.root_cause
-            and not candidates
-            and item.kind not in CHANGES
-            and fixes
-            and not describes_change(summarise(parse_body(fixes[0].item.body)))
-        ):
+        if not analysis.root_cause and not candidates and item.kind not in CHANGES and fixes:
             # The fix's own account of what was wrong is the best statement of the cause there is; not
-            # when the thread's own cause sentences were all rejected (its fix then rarely says more).
-            analysis.root_cause = summarise(parse_body(fixes[0].item.body))
-            analysis.quoted_from["root_cause"] = fixes[0].id
+            # when the thread's own cause sentences were all rejected (its fix then rarely says more),
+            # nor when its opening says what the change does.
+            fix_account = summarise(parse_body(fixes[0].item.body))
+            if not describes_change(fix_account):
+                analysis.root_cause = fix_account
+                analysis.quoted_from["root_cause"] = fixes[0].id
         used = summary + analysis.root_cause + analysis.details
         stated = impact_sentences([assessment, *story, *tracked])
         analysis.impact = join_sentences(first(stated, 2, exclude=used))

@@ -52,6 +52,7 @@ class _CompiledSignal:
         )
 
 
+PROBLEMS = frozenset(PROBLEM_KINDS)
 SEVERAL = 2  # closed issues that make a change a fix of several reports
 
 
@@ -97,7 +98,7 @@ class Ranker:
             ordered = sorted(problems.values(), reverse=True)
             points = ordered[0] + min(self.settings.secondary_cap, self.settings.secondary_share * sum(ordered[1:]))
         kinds = facts.kinds()
-        for kind in sorted(kinds - set(PROBLEM_KINDS)):  # design, a gain, a triager's word on it ...
+        for kind in sorted(kinds - PROBLEMS):  # design, a gain, a triager's word on it ...
             if kind in weights:
                 points += weights[kind] * sure[kind]
         weighty = bool(problems) or "gain" in kinds

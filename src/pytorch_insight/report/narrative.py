@@ -139,10 +139,10 @@ def _from_label(fact: Fact) -> bool:
 
 # "took 30 minutes before the upgrade, but hours after it": one number of a comparison whose other
 # side is in words. Alone, "measured 30 minutes" states the wrong side as the problem.
-BEFORE_AFTER = re.compile(r"\b(?:before|after|previously|used to|prior to|until|now)\b", re.I)
+THEN_AND_NOW = re.compile(r"\b(?:before|after|previously|used to|prior to|until|now)\b", re.I)
 COMPARED = re.compile(r"\bvs\b|versus|->|→|=>|%|×|\dx\b|\bto\b", re.I)
 
 
 def one_side(measured: Fact) -> bool:
     """The measurement is a single number from a sentence comparing a before and an after."""
-    return bool(BEFORE_AFTER.search(measured.evidence)) and not COMPARED.search(measured.detail)
+    return bool(THEN_AND_NOW.search(measured.evidence)) and not COMPARED.search(measured.detail)

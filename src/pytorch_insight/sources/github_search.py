@@ -187,9 +187,7 @@ class WindowSearch:
         (which counts it) when it is past what both ends reach. Returns the count."""
         total = 0
         for total, items in self._pages(query, order):
-            fresh = [item for item in items if _key(item) not in known]
-            known.update((_key(item), item) for item in fresh)
-            yield fresh
+            yield _learned(items, known)
             if len(known) >= total or total > 2 * self.cap:
                 break
         return total
@@ -224,9 +222,7 @@ class WindowSearch:
         for number, page in enumerate(pages, 1):
             items = [item for item in page.data if isinstance(item, dict)]
             kept = [item for item in items if _created(item) == second and query.keeps(item)]
-            fresh = [item for item in kept if _key(item) not in known]
-            known.update((_key(item), item) for item in fresh)
-            yield fresh
+            yield _learned(kept, known)
             oldest = _created(items[-1]) if items else None
             if oldest is None or oldest < second or len(known) >= total or number >= MAX_LISTING_PAGES:
                 break
@@ -302,6 +298,13 @@ def _created(payload: dict[str, Any]) -> datetime | None:
 
 def _key(payload: dict[str, Any]) -> Key:
     return repository_of(payload), payload.get("number", -1)
+
+
+def _learned(items: Payloads, known: dict[Key, dict[str, Any]]) -> Payloads:
+    """The items `known` did not hold yet, now added to it."""
+    fresh = [item for item in items if _key(item) not in known]
+    known.update((_key(item), item) for item in fresh)
+    return fresh
 
 
 def _unseen(items: Payloads, seen: set[Key]) -> Payloads:
