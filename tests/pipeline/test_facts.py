@@ -159,3 +159,9 @@ def test_a_before_and_after_reads_as_a_gain_by_the_direction_its_metric_should_m
     assert facts(body="On the training benchmark MFU goes 16 -> 23 with this pass.")["gain"] == "16 -> 23"
     assert facts(body="Step time goes from 40 ms to 31 ms on the benchmark.")["gain"] == "from 40 ms to 31 ms"
     assert "gain" not in facts(body="Step time goes from 31 ms to 40 ms on the benchmark.")
+
+
+def test_a_failure_word_inside_a_name_list_or_a_dotted_name_is_no_failure() -> None:
+    assert "hang" not in facts(body="The warning now fires in save/load, freeze/optimize_for_inference and fork/wait.")
+    assert "hang" not in facts(body="Calling torch.jit.freeze on the module emits the warning.")
+    assert facts(body="The process tends to freeze after the first step on two GPUs.")["hang"]

@@ -424,8 +424,10 @@ def _asserted(sentence: str, match: re.Match[str]) -> bool:
     """The failure is stated as happening, not denied, prevented, tested for or imagined."""
     before = sentence[max(0, match.start() - 60) : match.start()]
     after = sentence[match.end() : match.end() + 20]
-    if sentence[max(0, match.start() - 5) : match.start()].endswith(("test_", "_")) or after.startswith("_"):
-        return False  # part of an identifier such as test_hang_on_exit
+    if sentence[max(0, match.start() - 5) : match.start()].endswith(("test_", "_", "/", ".")) or after.startswith(
+        ("_", "/")
+    ):
+        return False  # part of a name: test_hang_on_exit, freeze/optimize_for_inference, torch.jit.freeze
     return not BEFORE_CONTEXT.search(before) and not AFTER_CONTEXT.match(after)
 
 
