@@ -333,3 +333,14 @@ def test_a_comment_line_of_a_code_block_is_no_heading() -> None:
         "It fails.\n```python\n# Replay - may cause the failure\nrun()\n```\n## Root cause\nThe buffer is freed early."
     )
     assert list(body.sections) == ["", "root cause"]
+
+
+def test_a_sentence_led_by_the_impact_s_name_is_the_impact() -> None:
+    from pytorch_insight.analysis.rules import impact_sentences
+
+    body = (
+        "The cached value skips the mask, so the fill value is silently dropped.\n\n"
+        "Observable effect: padding a reduced tensor returns ones where it should return zeros."
+    )
+    [assessed] = assess([item(60, "Fix the dropped mask", body, kind="pull_request")], PROFILE)
+    assert impact_sentences([assessed]) == ["padding a reduced tensor returns ones where it should return zeros."]

@@ -17,6 +17,7 @@ from pytorch_insight.analysis.model import (
 )
 from pytorch_insight.analysis.roles import RoleModel, load_role_model
 from pytorch_insight.config import Profile
+from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import (
@@ -305,13 +306,21 @@ def describes_change(summary: str) -> bool:
     return bool(CHANGE_OPENING.match(summary.lstrip("[]`*# ")))
 
 
+# A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
+IMPACT_LEAD = re.compile(rf"^(?:{'|'.join(map(re.escape, ROLE_HEADINGS['impact']))})\s*:\s*(?=\S)", re.I)
+
+
 def impact_sentences(story: list[Assessment]) -> list[str]:
     """The sentences that state the problem and its measurements (the facts' evidence), the worst
-    first; an explicit "Impact" section wins."""
+    first; an explicit "Impact" section, or a sentence led by "Impact:" / "Observable effect:", wins."""
     for assessment in story:
-        explicit = section(parse_body(assessment.item.body), "impact")
+        explicit = section(parse_body(assessment.item.body), *ROLE_HEADINGS["impact"])
         if explicit and sentences(explicit):
             return sentences(explicit)
+    for assessment in story:
+        led = [s[lead.end() :] for s in sentences(assessment.item.body or "") if (lead := IMPACT_LEAD.match(s))]
+        if led:
+            return led
     found = []
     for assessment in story[:1]:  # how many tests, models or jobs fail: the breadth of the problem
         found += [s for s in sentences(bounded(assessment.item.body)) if SCOPE.search(s) and FAILING.search(s)]
@@ -331,7 +340,7 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
 def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) -> tuple[str, str]:
     """A workaround sentence and, when the same text offers one, the code block that goes with it."""
     for body in bodies:
-        explicit = section(body, "workaround", "work around", "mitigation")
+        explicit = section(body, *ROLE_HEADINGS["workaround"])
         if explicit and sentences(explicit):
             blocks = parse_body(explicit).code_blocks
             return join_sentences(sentences(explicit)[:2]), blocks[0] if blocks else ""

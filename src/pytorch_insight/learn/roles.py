@@ -63,7 +63,7 @@ ROLE_HEADINGS: dict[str, tuple[str, ...]] = {
         "summary of changes",
     ),
     "workaround": ("workaround", "workarounds", "work around", "work-around", "mitigation", "temporary workaround"),
-    "impact": ("impact", "user impact", "who is affected", "affected users", "blast radius"),
+    "impact": ("impact", "user impact", "observable effect", "who is affected", "affected users", "blast radius"),
     "repro": (
         "to reproduce",
         "repro",
