@@ -6,15 +6,18 @@ from typing import Any
 
 import pytest
 
+from pytorch_insight.analysis.impact import impact_sentences
 from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, root_causes, summarise
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.pipeline import assess
+from pytorch_insight.pipeline.facts import FactExtractor
 from pytorch_insight.text import parse_body, prose
 from tests.pipeline.helpers import item
 
 PROFILE = load_profile("pytorch")
+STATED = FactExtractor(PROFILE.severity).stated
 
 
 @pytest.fixture(scope="module")
@@ -286,12 +289,11 @@ def test_a_fix_that_opens_with_what_it_changes_is_no_cause_of_its_issue() -> Non
 
 
 def test_a_benchmark_table_row_is_no_impact() -> None:
-    from pytorch_insight.analysis.rules import impact_sentences
 
     table = "| shape | before us | after us | speedup |\n|---|---|---|---|\n| (128, 64) | 39.3 | 39.7 | 0.99x |"
     body = f"The kernel crashes with an illegal memory access on large inputs.\n\n{table}"
     [assessed] = assess([item(40, "Fix the kernel crash", body, kind="pull_request")], PROFILE)
-    assert all(sentence.count("|") < 3 for sentence in impact_sentences([assessed]))
+    assert all(sentence.count("|") < 3 for sentence in impact_sentences([assessed], STATED))
 
 
 def test_an_impact_only_the_summary_states_is_quoted_not_left_empty() -> None:
@@ -336,11 +338,34 @@ def test_a_comment_line_of_a_code_block_is_no_heading() -> None:
 
 
 def test_a_sentence_led_by_the_impact_s_name_is_the_impact() -> None:
-    from pytorch_insight.analysis.rules import impact_sentences
 
     body = (
         "The cached value skips the mask, so the fill value is silently dropped.\n\n"
         "Observable effect: padding a reduced tensor returns ones where it should return zeros."
     )
     [assessed] = assess([item(60, "Fix the dropped mask", body, kind="pull_request")], PROFILE)
-    assert impact_sentences([assessed]) == ["padding a reduced tensor returns ones where it should return zeros."]
+    assert impact_sentences([assessed], STATED) == [
+        "padding a reduced tensor returns ones where it should return zeros."
+    ]
+
+
+def test_a_title_that_states_the_problem_gives_way_to_the_description_s_sentence() -> None:
+    body = (
+        "Thanks for looking.\n\nWhen more blocks are launched than the device can hold at once, some never "
+        "start, so the reduction deadlocks.\n\nAn example of the deadlock:"
+    )
+    [assessed] = assess([item(70, "Fix reduction deadlocks with many blocks", body, kind="pull_request")], PROFILE)
+    assert assessed.facts.first("hang").evidence == assessed.item.title
+    assert impact_sentences([assessed], STATED) == [
+        "When more blocks are launched than the device can hold at once, some never start, so the reduction deadlocks."
+    ]
+
+
+def test_a_fix_s_impact_is_the_problem_its_report_states_in_its_title() -> None:
+    issue = item(80, "Compiled backward returns a wrong gradient for scatter", "```python\nimport torch\n```")
+    fix = item(81, "Route the scatter backward through the decomposition", "Fixes #80", kind="pull_request")
+    ranked = assess([issue, fix], PROFILE)
+    by_id = {a.item.number: a for a in ranked}
+    assert impact_sentences([by_id[81], by_id[80]], STATED) == [issue.title]
+    # The report's own entry does not restate its title as its impact.
+    assert issue.title not in impact_sentences([by_id[80], by_id[81]], STATED)

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 
 from pytorch_insight.analysis.roles import RoleModel
+from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.text import REQUEST, Body, section, sentences
 
 ROOT_CAUSE = re.compile(
@@ -26,7 +27,6 @@ ROOT_CAUSE = re.compile(
     r"(?:regress\w*|broke|broken) (?:in|by|since|after) (?:pr |commit )?#\d+)\b",
     re.I,
 )
-CAUSE_HEADINGS = ("root cause", "cause", "why")
 # A cause stated inside the summary's own sentence is given as its clause ("... because X"), so the
 # root cause says what the summary does not.
 CAUSE_CLAUSE_WORDS = 2
@@ -67,7 +67,7 @@ NOT_CAUSE_ROLES = ("impact", "expected", "actual", "repro", "test_plan", "versio
 def root_cause_sentences(bodies: list[Body], thread: list[str]) -> tuple[list[str], bool]:
     """The candidates, and whether they come from a section the author headed as the cause."""
     for body in bodies:
-        explicit = section(body, *CAUSE_HEADINGS)
+        explicit = section(body, *ROLE_HEADINGS["cause"])
         if explicit and sentences(explicit):
             return sentences(explicit), True
     texts = ["\n\n".join(body.sections.values()) for body in bodies] + thread

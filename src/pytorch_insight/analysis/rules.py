@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
+from pytorch_insight.analysis.impact import CHANGES, impact_sentences
 from pytorch_insight.analysis.model import (
     Analysis,
     AnalysisContext,
@@ -20,6 +21,7 @@ from pytorch_insight.config import Profile
 from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
+from pytorch_insight.pipeline.facts import FactExtractor
 from pytorch_insight.text import (
     LETTER,
     REQUEST,
@@ -85,35 +87,9 @@ LIST_ITEM = re.compile(r"^[ \t]*+(?:[-*+]|\d++[.)])[ \t].*$", re.M)
 URL = re.compile(r"https?://\S+")
 SUMMARY_WORDS = 5
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
-SCOPE = re.compile(
-    r"\b\d+\s+(?:of\s+\d+\s+|out of\s+\d+\s+)?(?:\w+\s+)?(?:tests?|test cases|models?|jobs?|workflows?|"
-    r"configs?|configurations|parametrizations|users?|ranks?|nodes?|GPUs|benchmarks?|kernels?|shards?)\b",
-    re.I,
-)
-FAILING = re.compile(
-    r"\b(?:fail\w*|error\w*|crash\w*|hang\w*|break\w*|broken|affected|regress\w*|end (?:with|in))\b", re.I
-)
 LANDED = ("merged", "landed")
-CHANGES = ("pull_request", "commit")
 STORY_READ = ("fixes", "fixed_by", "relands", "duplicate")  # linked items whose text tells the same story
 STORY_ITEMS = 3
-# Facts whose sentences state the impact: the problem, its measurement, a measured gain.
-IMPACT_FACTS = (
-    "wrong_result",
-    "security",
-    "hard_crash",
-    "crash",
-    "hang",
-    "memory",
-    "perf_regression",
-    "overhead",
-    "compile_time",
-    "blowup",
-    "blocker",
-    "measured",
-    "gain",
-    "scale",
-)
 
 
 # A sentence the role model reads as an impact or a workaround with at least this probability fills
@@ -127,6 +103,7 @@ class RuleAnalyser:
 
     def __init__(self, roles: RoleModel | None = None) -> None:
         self._roles = roles
+        self._extractor: tuple[Profile, FactExtractor] | None = None
 
     @property
     def roles(self) -> RoleModel:
@@ -134,6 +111,12 @@ class RuleAnalyser:
         if self._roles is None:
             self._roles = load_role_model()
         return self._roles
+
+    def extractor(self, profile: Profile) -> FactExtractor:
+        """The fact rules of `profile`, built once per profile the analyser is given."""
+        if self._extractor is None or self._extractor[0] is not profile:
+            self._extractor = (profile, FactExtractor(profile.severity))
+        return self._extractor[1]
 
     def analyse_batch(self, pairs: Sequence[tuple[Assessment, bool]], context: AnalysisContext) -> list[Analysis]:
         return [self.analyse(assessment, context, deep) for assessment, deep in pairs]
@@ -207,7 +190,7 @@ class RuleAnalyser:
                 analysis.root_cause = fix_account
                 analysis.quoted_from["root_cause"] = fixes[0].id
         used = summary + analysis.root_cause + analysis.details
-        stated = impact_sentences([assessment, *story, *tracked])
+        stated = impact_sentences([assessment, *story, *tracked], self.extractor(context.profile).stated)
         analysis.impact = join_sentences(first(stated, 2, exclude=used))
         texts = ["\n\n".join(b.sections.values()) for b in bodies] + threads
         # "see the summary" read as a restatement to every fact-checker: an impact the summary alone
@@ -289,9 +272,6 @@ FINISHED = (".", "!", "?", ":", ")", "`", '"', "'", "]", ">", "*")
 
 
 IMPACT_AGAIN = 200
-# A benchmark table's rows (a measurement's sentence may be one): which row shows harm, the table
-# does not say in words, and PRs often add one to show that nothing got slower.
-TABLE_BARS = 3
 # "Match the reference decomposition by computing ...", "This PR makes ...": the fix's opening says
 # what the change does, which is no statement of what was wrong.
 CHANGE_OPENING = re.compile(
@@ -304,37 +284,6 @@ CHANGE_OPENING = re.compile(
 
 def describes_change(summary: str) -> bool:
     return bool(CHANGE_OPENING.match(summary.lstrip("[]`*# ")))
-
-
-# A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
-IMPACT_LEAD = re.compile(rf"^(?:{'|'.join(map(re.escape, ROLE_HEADINGS['impact']))})\s*:\s*(?=\S)", re.I)
-
-
-def impact_sentences(story: list[Assessment]) -> list[str]:
-    """The sentences that state the problem and its measurements (the facts' evidence), the worst
-    first; an explicit "Impact" section, or a sentence led by "Impact:" / "Observable effect:", wins."""
-    for assessment in story:
-        explicit = section(parse_body(assessment.item.body), *ROLE_HEADINGS["impact"])
-        if explicit and sentences(explicit):
-            return sentences(explicit)
-    for assessment in story:
-        led = [s[lead.end() :] for s in sentences(assessment.item.body or "") if (lead := IMPACT_LEAD.match(s))]
-        if led:
-            return led
-    found = []
-    for assessment in story[:1]:  # how many tests, models or jobs fail: the breadth of the problem
-        found += [s for s in sentences(bounded(assessment.item.body)) if SCOPE.search(s) and FAILING.search(s)]
-    for assessment in story:
-        for fact in assessment.facts.facts:
-            if (
-                fact.kind in IMPACT_FACTS
-                and fact.source != "model"  # the sentence that weighs most for a class, not one that states it
-                and fact.evidence != (assessment.item.title or "")
-                and ":" not in fact.evidence[:12]
-                and fact.evidence.count("|") < TABLE_BARS
-            ):
-                found.append(fact.evidence)
-    return found
 
 
 def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) -> tuple[str, str]:

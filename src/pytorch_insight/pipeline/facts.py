@@ -350,6 +350,12 @@ class FactExtractor:
                 add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
         return ItemFacts(tuple(found), bool(FIX_INTENT.search(title.lower())) or _says_it_fixes(body))
 
+    def stated(self, sentence: str) -> set[str]:
+        """The kinds one sentence states on its own, read as an item's sentences are."""
+        kinds: set[str] = set()
+        self._read(sentence, lambda kind, *_: kinds.add(kind))
+        return kinds
+
     def _read(self, sentence: str, add) -> None:  # type: ignore[no-untyped-def]
         lowered = sentence.lower()
         if ("no" in lowered or "nfc" in lowered) and NEGATIONS_ANYWHERE.search(lowered):
