@@ -228,10 +228,11 @@ class RuleAnalyser:
 
 
 def first(found: Iterable[str], limit: int, exclude: str = "") -> list[str]:
-    """The first `limit` distinct sentences not already used in `exclude`."""
+    """The first `limit` distinct sentences not already used in `exclude` (a sentence shortened with
+    an ellipsis is used where its words before the cut are)."""
     chosen: list[str] = []
     for sentence in found:
-        if sentence not in chosen and sentence not in exclude:
+        if sentence not in chosen and sentence.removesuffix("…") not in exclude:
             chosen.append(sentence)
         if len(chosen) == limit:
             break
