@@ -74,6 +74,9 @@ class Ranking(BaseModel):
     secondary_cap: float = 2.0
     # Slots of the focus list: at most this many stories led by one author.
     focus_per_author: int = 3
+    # The focus list holds the week's best stories, this many of them however quiet the week: the
+    # leads of the best-ranked stories below `medium` are raised to medium to fill it (0: never).
+    focus_fill: int = 0
     # High (red) needs more than a score: the story states a problem of a `red_alone` kind, or a
     # `red_problems` kind together with one of the `red_context` facts (named hardware, scale, a
     # release, a maintainer's confirmation ...). Without these lists the score alone decides.

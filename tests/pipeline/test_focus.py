@@ -21,3 +21,29 @@ def test_duplicates_and_noise_never_lead_and_one_author_leads_at_most_the_profil
     leads = [s.lead for s in stories]
     assert noise.id not in leads
     assert len(leads) == PROFILE.ranking.focus_per_author
+
+
+def test_a_quiet_week_still_fills_its_focus_list_with_its_best_stories() -> None:
+    profile = PROFILE.model_copy(deep=True)
+    profile.ranking.focus_fill = 3
+    bug = item(1, "Segfault in the allocator on exit with a sharded model on H100")
+    discussed = [item(2 + n, f"[inductor] Tidy the scheduler pass {n}", n_comments=2, author=f"a{n}") for n in range(3)]
+    silent = item(9, "[inductor] Rename a helper", author="quiet")
+    ranked = assess([bug, *discussed, silent], profile)
+    by_id = {a.id: a for a in ranked}
+    assert by_id[bug.id].priority != "low"
+    focus = select_focus(ranked, profile, 12)
+    assert len(focus) == 3  # the bug and the two best-discussed changes, not more than focus_fill
+    raised = [by_id[s.lead] for s in focus if s.lead != bug.id]
+    assert all(a.priority == "medium" and a.reasons[-1].code == "focus-fill" for a in raised)
+    assert by_id[silent.id].priority == "low"  # nothing speaks for it, and the list is full anyway
+
+
+def test_a_story_nothing_speaks_for_is_not_raised_to_fill_the_list() -> None:
+    profile = PROFILE.model_copy(deep=True)
+    profile.ranking.focus_fill = 12
+    plain = item(1, "[inductor] Rename a helper")
+    event = item(2, "PyTorch Conference keynote", kind="event", n_comments=3)
+    ranked = assess([plain, event], profile)
+    assert {a.id: a.priority for a in ranked} == {plain.id: "low", event.id: "low"}
+    assert select_focus(ranked, profile, 12) == []

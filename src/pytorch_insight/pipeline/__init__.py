@@ -10,7 +10,7 @@ from functools import partial
 from pytorch_insight.config import Profile
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.assessment import Assessment
-from pytorch_insight.pipeline.focus import Story, select_focus
+from pytorch_insight.pipeline.focus import Story, fill_focus, select_focus
 from pytorch_insight.pipeline.fuse import fuse
 from pytorch_insight.pipeline.link import link
 from pytorch_insight.pipeline.parallel import read_items
@@ -35,7 +35,9 @@ def assess(
         assessments = read_items(items, partial(ItemReader, profile, reader, use_labels, window))
         kept = fuse(assessments)
         link(kept, profile.severity.common_identifiers)
-        return rank(kept, profile, reader, window)
+        ranked = rank(kept, profile, reader, window)
+        fill_focus(ranked, profile)
+        return ranked
 
 
 @contextmanager

@@ -4,6 +4,7 @@ An issue and the PRs that fix it, a resubmission or reland of one change, and th
 ghstack are one story and take one slot; the best-ranked member leads and the others are shown
 with it. Duplicates never lead, noise never leads, and no author leads more than the profile's
 `focus_per_author` stories below high priority, so one busy stack or person cannot fill the list.
+A quiet week still has a focus list of the profile's `focus_fill` stories (`fill_focus`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from pytorch_insight.config import Profile
 from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.reasons import reason
 
 STORY_LINKS = frozenset({"fixes", "fixed_by", "relands", "relanded_by", "duplicate", "stack"})
 
@@ -69,3 +71,21 @@ def select_focus(ranked: Sequence[Assessment], profile: Profile, size: int, low:
         others = tuple(a.id for a in groups[root] if a is not assessment and not a.canonical)
         chosen.append(Story(assessment.id, (assessment.id, *others)))
     return chosen
+
+
+def fill_focus(ranked: Sequence[Assessment], profile: Profile) -> None:
+    """Raise to medium the low-priority leads of the week's best `focus_fill` stories: a focus list
+    names the stories most worth a look this week, and in a quiet week some of them score below the
+    medium bar that a busy week's list is made of."""
+    size = profile.ranking.focus_fill
+    if size <= 0:
+        return
+    by_id = {assessment.id: assessment for assessment in ranked}
+    for story in select_focus(ranked, profile, size, low=True):
+        lead = by_id[story.lead]
+        # A story nothing speaks for (no fact, link, discussion or author of note) stays low, and so
+        # do kinds the profile weighs below a thread (events, chat, commits that shadow their PRs).
+        spoken_for = any(r.code != "reader-weight" for r in lead.reasons)
+        if lead.priority == "low" and spoken_for and profile.ranking.base.get(lead.item.kind, 1.0) >= 1.0:
+            lead.priority = "medium"
+            lead.reasons.append(reason("focus-fill", n=size))

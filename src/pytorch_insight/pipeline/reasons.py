@@ -14,6 +14,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "comment": {"en": "1 comment in the window", "zh": "窗口内 1 条评论"},
     "reactions": {"en": "{n} reactions", "zh": "{n} 个表情回应"},
     "participants": {"en": "{n} people in the thread", "zh": "{n} 人参与讨论"},
+    "focus-fill": {
+        "en": "one of the week's {n} best-ranked stories (few stood out more)",
+        "zh": "本周排名前 {n} 的故事之一（本周突出的动态不多）",
+    },
     "fix-exists": {"en": "fix PR exists: {refs}", "zh": "已有修复 PR：{refs}"},
     "fixes-several": {"en": "closes {n} reported issues: {refs}", "zh": "关闭 {n} 个已报告的问题：{refs}"},
     "fixes-severe": {"en": "fixes {ref} ({what})", "zh": "修复 {ref}（{what}）"},

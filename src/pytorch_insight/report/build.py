@@ -13,6 +13,7 @@ from pytorch_insight import __version__
 from pytorch_insight.analysis import Analyser
 from pytorch_insight.analysis.action import Suggestion, suggest
 from pytorch_insight.analysis.code import downstream_uses
+from pytorch_insight.analysis.impact import CHANGES
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
@@ -158,7 +159,7 @@ class _Builder:
         # Two facts read from one sentence quote it once.
         shown = dict.fromkeys(r.text(t.lang) for r in (substantive or assessment.reasons))
         why = t.clause_separator.join(list(shown)[:4]) or "—"
-        fix_text = self.fix_text(analysis)
+        fix_text = self.fix_text(analysis, item.kind)
         reason = analysis.reason or t(
             "selection",
             priority=t(f"priority_{assessment.priority}"),
@@ -210,21 +211,21 @@ class _Builder:
                 found.append(Evidence(claim=claim, item=_quoting(assessment, relation), quote=relation.evidence))
         for ref, state in analysis.fix_ref_states.items():
             quote = f"timeline: cross-referenced by {short_ref(ref)}, state: {state}"
-            found.append(Evidence(claim=self.fix_text(analysis), item=assessment.id, quote=quote))
+            found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=assessment.id, quote=quote))
         for ref in analysis.fix_refs or [assessment.id]:
             fix = self.by_id.get(ref)
             if fix is not None:
                 state = f"state: {fix.item.state or 'unknown'}"
                 merged_by = (fix.item.model_extra or {}).get("merge_evidence")
                 quote = f"{state} ({merged_by})" if merged_by else state
-                found.append(Evidence(claim=self.fix_text(analysis), item=fix.id, quote=quote))
+                found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=fix.id, quote=quote))
         # The thread comments the fix state quotes: a merge asked for, a PR announced unnamed.
         for field, source in analysis.said_in.items():
             quote = f"comment: {getattr(analysis, field)}"  # "comment: <author>: <their words>"
-            found.append(Evidence(claim=self.fix_text(analysis), item=source, quote=quote))
+            found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=source, quote=quote))
         return found
 
-    def fix_text(self, analysis: Analysis) -> str:
+    def fix_text(self, analysis: Analysis, kind: str) -> str:
         if analysis.fix_state == "referenced":
             states = [
                 self.t("fix_ref_state", ref=self.ref(ref), state=self.t(f"pr_state_{state}"))
@@ -240,6 +241,9 @@ class _Builder:
         thread = self.t("fix_merge_requested", quote=analysis.merge_requested) if analysis.merge_requested else ""
         if analysis.pr_mentioned:
             thread += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
+        if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
+            # A report closed with no fix in the data: whether it "landed" is no question for it.
+            return self.t("fix_closed_report") + thread
         if analysis.fix_state == "closed":
             return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + thread
         return self.t(f"fix_{analysis.fix_state}", refs=refs) + thread

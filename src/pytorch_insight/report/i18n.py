@@ -113,6 +113,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "GitHub 上已关闭，收集到的数据无法确认是否已合入{refs}",
         "en": "closed on GitHub; the collected data does not show whether it landed{refs}",
     },
+    "fix_closed_report": {
+        "zh": "已在 GitHub 上关闭，收集到的数据中没有引用修复 PR",
+        "en": "closed on GitHub; no fix PR referenced in the collected data",
+    },
     "fix_unconfirmed": {
         "zh": "问题仍开放；其修复 PR 已在 GitHub 上关闭，收集到的数据无法确认是否已合入：{refs}",
         "en": "still open; its fix PRs are closed on GitHub and the collected data does not show whether they "
