@@ -88,6 +88,7 @@ def source(item: Item) -> dict[str, Any]:
     comments = "\n\n".join(f"{c.author} ({(c.date or '')[:10]}): {c.body or ''}" for c in item.comments)
     return {
         "ref": f"{item.repo}#{item.number}",
+        "author": item.author,  # a reason may name its author: the reader must see who it is
         "state": item.state,
         "labels": item.labels,
         "title": item.title,

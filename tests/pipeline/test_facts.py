@@ -165,3 +165,13 @@ def test_a_failure_word_inside_a_name_list_or_a_dotted_name_is_no_failure() -> N
     assert "hang" not in facts(body="The warning now fires in save/load, freeze/optimize_for_inference and fork/wait.")
     assert "hang" not in facts(body="Calling torch.jit.freeze on the module emits the warning.")
     assert facts(body="The process tends to freeze after the first step on two GPUs.")["hang"]
+
+
+def test_the_digits_of_a_link_are_no_measurement() -> None:
+    # "#L447%C2%A0": a line anchor and an encoded space, not a 447 % change.
+    sentence = (
+        "The upgrade segfaults, see https://github.com/NVIDIA/cudnn-frontend/blob/main/graph.h#L447%C2%A0 "
+        "where the strides are read."
+    )
+    facts = EXTRACT.extract(item(1, "Roll back the frontend upgrade", sentence, kind="pull_request"))
+    assert facts.first("measured") is None and facts.first("hard_crash") is not None

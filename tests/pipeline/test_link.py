@@ -1,5 +1,5 @@
 from pytorch_insight.model import Item, Relation
-from pytorch_insight.pipeline.link import closing_references, issue_urls
+from pytorch_insight.pipeline.link import closing_references, issue_urls, partial_fix
 from tests.pipeline.helpers import item, ref, relations, run
 
 
@@ -17,6 +17,13 @@ def test_closing_keywords_in_all_their_forms() -> None:
         ("pytorch/pytorch", 6),
         ("pytorch/pytorch", 7),
     ]
+
+
+def test_a_partial_fix_is_quoted_with_the_word_that_makes_it_partial() -> None:
+    [(_, _, whole)] = closing_references("Fixes #1", "pytorch/pytorch")
+    [(_, _, part)] = closing_references("This PR: Partially fixes #2 by clearing the memo.", "pytorch/pytorch")
+    [(_, _, fix_of)] = closing_references("Partial fix of #3", "pytorch/pytorch")
+    assert part == "Partially fixes #2" and partial_fix(part) and partial_fix(fix_of) and not partial_fix(whole)
 
 
 def test_a_reference_that_opens_the_next_paragraph_is_not_one_more_fix() -> None:

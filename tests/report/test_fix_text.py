@@ -57,3 +57,24 @@ def test_the_comments_a_fix_state_quotes_are_its_evidence() -> None:
     [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == "#21"]
     assert "maintainer: @pytorchbot merge" in entry.fix_text
     assert {(e.item, e.quote) for e in entry.evidence} >= {(pr.id, "comment: maintainer: @pytorchbot merge")}
+
+
+def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whether_it_landed() -> None:
+    from tests.pipeline.helpers import item
+    from tests.report.fixtures import WINDOW, report_of
+
+    bug = item(30, "Compiled model leaks memory and crashes with a segfault on H100", state="closed")
+    body = "Partially fixes #{}\n\nThe memo keeps every tensor alive after compile, so host memory grows and it crashes."
+    partial = item(31, "Clear the memo that keeps tensors alive", body.format(30), kind="pull_request", state="closed")
+    [story] = report_of([bug, partial], window=WINDOW).focus
+    assert story.ref == "#30" and story.relations == ["partly fixed by #31"]
+    # Its issue outside the window: the change leads, and says it fixes only part of it.
+    alone = item(32, "Clear the memo that keeps tensors alive", body.format(29), kind="pull_request", state="closed")
+    [entry] = report_of([alone], window=WINDOW).focus
+    assert entry.conclusion.startswith("Partly fixes #29, a problem stated as") and entry.relations == [
+        "partly fixes #29"
+    ]
+    # A report closed with no fix in the data: whether it "landed" is no question for it.
+    lone = item(40, "Segfault in the allocator on exit", state="closed")
+    [entry] = [e for e in report_of([lone], window=WINDOW).focus if e.ref == "#40"]
+    assert entry.fix_text == "closed on GitHub; no fix PR referenced in the collected data"

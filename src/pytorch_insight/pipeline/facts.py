@@ -184,6 +184,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "error": ("rais", "throw", "error", "fail", "traceback", "exception", "broken"),
 }
 DIGIT = re.compile(r"\d")
+LINK = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+")
 
 
 def longest_literal(words: Iterable[str]) -> re.Pattern[str]:
@@ -360,8 +361,10 @@ class FactExtractor:
         lowered = sentence.lower()
         if ("no" in lowered or "nfc" in lowered) and NEGATIONS_ANYWHERE.search(lowered):
             return
-        measured = DIGIT.search(lowered) is not None and PERF_WORDS.search(lowered) is not None
-        magnitude = MAGNITUDE.search(lowered) if measured else None
+        # A link's digits are no measurement ("…/Graph.cpp#L447%C2%A0" reads as 447%).
+        plain = LINK.sub(" ", lowered) if "://" in lowered else lowered
+        measured = DIGIT.search(plain) is not None and PERF_WORDS.search(plain) is not None
+        magnitude = MAGNITUDE.search(plain) if measured else None
         stated: list[tuple[str, str]] = []
         # Most sentences state nothing: one scan for the triggers saves running every pattern.
         triggered = {kind for trigger in TRIGGER_SCAN.findall(lowered) for kind in TRIGGER_KINDS[trigger]}
@@ -383,7 +386,7 @@ class FactExtractor:
                 add("measured", sentence, magnitude.group(0).strip())
             if {kind for kind, _ in stated} & SLOW and longest_seconds(magnitude.group(0)) >= BLOWUP_SECONDS:
                 add("blowup", sentence, magnitude.group(0).strip())
-            elif GAIN.search(lowered) or (not stated and _better(magnitude, lowered)):
+            elif GAIN.search(lowered) or (not stated and _better(magnitude, plain)):
                 add("gain", sentence, magnitude.group(0).strip())
 
     def _context(self, read: list[str], add) -> None:  # type: ignore[no-untyped-def]

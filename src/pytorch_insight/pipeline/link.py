@@ -22,6 +22,8 @@ REFERENCE = re.compile(
 # Between the references of one closing keyword: a comma, "and", blanks; never a line break (a
 # reference that opens the next line or paragraph starts a sentence of its own).
 REFERENCE_GAP = re.compile(r"[ \t]*(?:,|and|&)?[ \t]*", re.I)
+PARTIAL = re.compile(r"\bpartial(?:ly)?\s+$", re.I)
+PARTIAL_REACH = 12
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
 # A description that ends its account with the issue on a line of its own ("...\n#N"): the
 # reference is the PR's subject. Only an issue known to be one is taken this way.
@@ -48,7 +50,10 @@ def closing_references(text: str, repo: str | None, keywords: re.Pattern[str] = 
             target_repo = match.group("repo") or match.group("urepo") or repo
             number = match.group("n1") or match.group("n2") or match.group("n3")
             if target_repo:
-                found.append((target_repo, int(number), _quote(text[keyword.start() : match.end()])))
+                # "Partially fixes #N" is quoted whole: the link is a fix, but not a whole one.
+                lead = PARTIAL.search(text, max(0, keyword.start() - PARTIAL_REACH), keyword.start())
+                start = lead.start() if lead else keyword.start()
+                found.append((target_repo, int(number), _quote(text[start : match.end()])))
             gap = REFERENCE_GAP.match(text, match.end())
             position = gap.end() if gap else match.end()
     return found
@@ -194,3 +199,9 @@ def link(assessments: Sequence[Assessment], common_identifiers: Sequence[str] = 
     link_trackers(assessments, by_id)
     link_mentions(assessments, by_id)
     link_shared_identifiers(assessments, frozenset(name.lower() for name in common_identifiers))
+
+
+def partial_fix(evidence: str) -> bool:
+    """Whether a fix link's quoted words make it a partial fix ("Partially fixes #N", "Partial fix of
+    ..."); the evidence may name where the words stand first (`closing keyword in PR body: "..."`)."""
+    return evidence.rsplit(': "', 1)[-1].lower().startswith("partial")

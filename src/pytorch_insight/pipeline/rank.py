@@ -212,7 +212,8 @@ class Ranker:
             person = self.people[author]
             total += settings.key_contributor
             team = self.profile.teams.get(person.team, person.team)
-            reasons.append(reason("key-contributor", name=person.name, team=team))
+            # The login is what the thread shows: the name alone cannot be checked against it.
+            reasons.append(reason("key-contributor", name=person.name, login=item.author or "", team=team))
         if author in self.watched_people:
             total += settings.watched_person
             reasons.append(reason("watched-person", reader=self.reader.role, login=item.author or ""))

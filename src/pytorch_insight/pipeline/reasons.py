@@ -13,7 +13,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "comments": {"en": "{n} comments in the window", "zh": "窗口内 {n} 条评论"},
     "comment": {"en": "1 comment in the window", "zh": "窗口内 1 条评论"},
     "reactions": {"en": "{n} reactions", "zh": "{n} 个表情回应"},
-    "participants": {"en": "{n} people in the thread", "zh": "{n} 人参与讨论"},
+    "participants": {"en": "{n} people besides the author in the thread", "zh": "除作者外 {n} 人参与讨论"},
     "focus-fill": {
         "en": "one of the week's {n} best-ranked stories (few stood out more)",
         "zh": "本周排名前 {n} 的故事之一（本周突出的动态不多）",
@@ -34,7 +34,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "fact-mentions": {"en": "mentions “{detail}”", "zh": "提及“{detail}”"},
     "fact-measured": {"en": "measured “{detail}”", "zh": "实测“{detail}”"},
-    "key-contributor": {"en": "by key contributor {name} ({team})", "zh": "关键贡献者 {name}（{team}）"},
+    "key-contributor": {
+        "en": "by key contributor {name} (@{login}, {team})",
+        "zh": "关键贡献者 {name}（@{login}，{team}）",
+    },
     "watched-person": {"en": "{reader} reader watches {login}", "zh": "{reader}读者关注 {login}"},
     "watched-keyword": {"en": "{reader} reader watches {keywords}", "zh": "{reader}读者关注 {keywords}"},
     "watched-path": {"en": "touches watched path {path}", "zh": "涉及关注路径 {path}"},

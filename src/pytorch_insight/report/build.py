@@ -19,6 +19,7 @@ from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.model import Relation, SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
+from pytorch_insight.pipeline.link import partial_fix
 from pytorch_insight.pipeline.rank import INHERITED, severity_sharers
 from pytorch_insight.pipeline.reasons import fact_reason
 from pytorch_insight.redact import scrub_document
@@ -81,6 +82,13 @@ class ReportOptions:
     analyser: Analyser = field(default_factory=RuleAnalyser)
     downstream: Path | None = None
     generated_at: datetime | None = None
+
+
+def relation_key(relation: Relation) -> str:
+    """The message that names a link: a fix its own words call partial is named so."""
+    if relation.type in ("fixes", "fixed_by") and partial_fix(relation.evidence):
+        return f"relation_{relation.type}_partial"
+    return f"relation_{relation.type}"
 
 
 def _quoting(assessment: Assessment, relation: Relation) -> str:
@@ -207,7 +215,7 @@ class _Builder:
                 found.append(Evidence(claim=fact_reason(fact).text(lang), item=source.id, quote=fact.evidence))
         for relation in assessment.relations:
             if relation.type in SHOWN_LINKS:
-                claim = self.t(f"relation_{relation.type}", ref=self.ref(relation.target))
+                claim = self.t(relation_key(relation), ref=self.ref(relation.target))
                 found.append(Evidence(claim=claim, item=_quoting(assessment, relation), quote=relation.evidence))
         for ref, state in analysis.fix_ref_states.items():
             quote = f"timeline: cross-referenced by {short_ref(ref)}, state: {state}"
@@ -271,7 +279,7 @@ class _Builder:
         # The item that stands for a change submitted twice names the other copy as a copy.
         copy = "relation_copy" if assessment.canonical is None else "relation_duplicate"
         return [
-            self.t(copy if r.type == "duplicate" else f"relation_{r.type}", ref=self.ref(r.target))
+            self.t(copy if r.type == "duplicate" else relation_key(r), ref=self.ref(r.target))
             for r in ordered[:RELATIONS_SHOWN]
             if f"relation_{r.type}" in MESSAGES
         ]

@@ -239,7 +239,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "ranked {priority} priority here, in {areas}: {why}. Suggested: {action} ({urgency}), {action_why}.",
     },
     "relation_fixes": {"zh": "修复 {ref}", "en": "fixes {ref}"},
+    "relation_fixes_partial": {"zh": "部分修复 {ref}", "en": "partly fixes {ref}"},
     "relation_fixed_by": {"zh": "由 {ref} 修复", "en": "fixed by {ref}"},
+    "relation_fixed_by_partial": {"zh": "由 {ref} 部分修复", "en": "partly fixed by {ref}"},
     "relation_lands": {"zh": "合入 {ref}", "en": "lands {ref}"},
     "relation_landed_by": {"zh": "由提交 {ref} 合入", "en": "landed by {ref}"},
     "relation_reverts": {"zh": "回退 {ref}", "en": "reverts {ref}"},
@@ -279,6 +281,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "c_problem": {"zh": "报告的问题：{problem}", "en": "Reported problem: {problem}"},
     "c_fix": {"zh": "修复 {refs}，所修问题：{problem}", "en": "Fixes {refs}, a problem stated as {problem}"},
+    "c_fix_partial": {
+        "zh": "部分修复 {refs}，所涉问题：{problem}",
+        "en": "Partly fixes {refs}, a problem stated as {problem}",
+    },
     "c_fix_untargeted": {"zh": "修复改动，所修问题：{problem}", "en": "A fix for a problem stated as {problem}"},
     "c_tracker": {
         "zh": "跟踪 {n} 个问题，其中最严重的：{problem}",

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pytorch_insight.analysis.model import Analysis
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.pipeline.facts import PROBLEM_KINDS, Fact
+from pytorch_insight.pipeline.link import partial_fix
 from pytorch_insight.pipeline.rank import severity_sharers
 from pytorch_insight.pipeline.reasons import FACT_NAMES, MODEL_NAMES, in_source_case
 from pytorch_insight.report.i18n import Catalogue
@@ -106,11 +107,11 @@ class Narrator:
         if tracked and worst is not None:
             return t("c_tracker", n=len(tracked), problem=self.problem(worst))
         if worst is not None and item.kind in CHANGE_KINDS:
-            fixed = [r.target for r in assessment.relations if r.type == "fixes"]
-            if fixed:
-                return t(
-                    "c_fix", refs=t.list_separator.join(self.ref(f) for f in fixed[:2]), problem=self.problem(worst)
-                )
+            fixes = [r for r in assessment.relations if r.type == "fixes"]
+            if fixes:
+                key = "c_fix_partial" if all(partial_fix(r.evidence) for r in fixes) else "c_fix"
+                refs = t.list_separator.join(self.ref(r.target) for r in fixes[:2])
+                return t(key, refs=refs, problem=self.problem(worst))
             return t("c_fix_untargeted", problem=self.problem(worst))
         if worst is not None:
             return t("c_problem", problem=self.problem(worst))
