@@ -12,12 +12,10 @@ from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, roo
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.pipeline import assess
-from pytorch_insight.pipeline.facts import FactExtractor
 from pytorch_insight.text import parse_body, prose
 from tests.pipeline.helpers import item
 
 PROFILE = load_profile("pytorch")
-STATED = FactExtractor(PROFILE.severity).stated
 
 
 @pytest.fixture(scope="module")
@@ -293,7 +291,7 @@ def test_a_benchmark_table_row_is_no_impact() -> None:
     table = "| shape | before us | after us | speedup |\n|---|---|---|---|\n| (128, 64) | 39.3 | 39.7 | 0.99x |"
     body = f"The kernel crashes with an illegal memory access on large inputs.\n\n{table}"
     [assessed] = assess([item(40, "Fix the kernel crash", body, kind="pull_request")], PROFILE)
-    assert all(sentence.count("|") < 3 for sentence in impact_sentences([assessed], STATED))
+    assert all(sentence.count("|") < 3 for sentence in impact_sentences([assessed]))
 
 
 def test_an_impact_only_the_summary_states_is_quoted_not_left_empty() -> None:
@@ -344,9 +342,7 @@ def test_a_sentence_led_by_the_impact_s_name_is_the_impact() -> None:
         "Observable effect: padding a reduced tensor returns ones where it should return zeros."
     )
     [assessed] = assess([item(60, "Fix the dropped mask", body, kind="pull_request")], PROFILE)
-    assert impact_sentences([assessed], STATED) == [
-        "padding a reduced tensor returns ones where it should return zeros."
-    ]
+    assert impact_sentences([assessed]) == ["padding a reduced tensor returns ones where it should return zeros."]
 
 
 def test_a_title_that_states_the_problem_gives_way_to_the_description_s_sentence() -> None:
@@ -355,10 +351,12 @@ def test_a_title_that_states_the_problem_gives_way_to_the_description_s_sentence
         "start, so the reduction deadlocks.\n\nAn example of the deadlock:"
     )
     [assessed] = assess([item(70, "Fix reduction deadlocks with many blocks", body, kind="pull_request")], PROFILE)
-    assert assessed.facts.first("hang").evidence == assessed.item.title
-    assert impact_sentences([assessed], STATED) == [
+    stated = (
         "When more blocks are launched than the device can hold at once, some never start, so the reduction deadlocks."
-    ]
+    )
+    # The fact is quoted from the description (the title alone restates the entry), and so is the impact.
+    assert assessed.facts.first("hang").evidence == stated
+    assert impact_sentences([assessed]) == [stated]
 
 
 def test_a_fix_s_impact_is_the_problem_its_report_states_in_its_title() -> None:
@@ -366,6 +364,6 @@ def test_a_fix_s_impact_is_the_problem_its_report_states_in_its_title() -> None:
     fix = item(81, "Route the scatter backward through the decomposition", "Fixes #80", kind="pull_request")
     ranked = assess([issue, fix], PROFILE)
     by_id = {a.item.number: a for a in ranked}
-    assert impact_sentences([by_id[81], by_id[80]], STATED) == [issue.title]
+    assert impact_sentences([by_id[81], by_id[80]]) == [issue.title]
     # The report's own entry does not restate its title as its impact.
-    assert issue.title not in impact_sentences([by_id[80], by_id[81]], STATED)
+    assert issue.title not in impact_sentences([by_id[80], by_id[81]])

@@ -4,7 +4,6 @@ read from the item, the report a fix closes, and what it tracks; copied, never c
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
@@ -40,17 +39,13 @@ FAILING = re.compile(
 # does not say in words, and PRs often add one to show that nothing got slower.
 TABLE_BARS = 3
 
-# "An example of the error: That meant ...": a lead-in whose example was cut away, run into the
-# next sentence, or a lead-in alone ("An example of the segfault on exit:").
-LEAD_IN = re.compile(r"\w:\s+[A-Z][a-z]+\s[a-z]|:\Z")
 # A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
 IMPACT_LEAD = re.compile(rf"^(?:{'|'.join(map(re.escape, ROLE_HEADINGS['impact']))})\s*:\s*(?=\S)", re.I)
 
 
-def impact_sentences(story: list[Assessment], stated: Callable[[str], set[str]]) -> list[str]:
+def impact_sentences(story: list[Assessment]) -> list[str]:
     """The sentences that state the problem and its measurements (the facts' evidence), the worst
-    first; an explicit "Impact" section, or a sentence led by "Impact:" / "Observable effect:", wins.
-    `stated` reads the kinds one sentence states (the fact rules' reading)."""
+    first; an explicit "Impact" section, or a sentence led by "Impact:" / "Observable effect:", wins."""
     for assessment in story:
         explicit = section(parse_body(assessment.item.body), *ROLE_HEADINGS["impact"])
         if explicit and sentences(explicit):
@@ -63,25 +58,19 @@ def impact_sentences(story: list[Assessment], stated: Callable[[str], set[str]])
     for assessment in story[:1]:  # how many tests, models or jobs fail: the breadth of the problem
         found += [s for s in sentences(bounded(assessment.item.body)) if SCOPE.search(s) and FAILING.search(s)]
     # A change's own title says what it changes; the title of a report it fixes says what went wrong,
-    # which is the change's impact (it restates only the report's own entry).
+    # which is the change's impact (a title restates only its own entry).
     fixing = story[0].item.kind in CHANGES
     for assessment in story:
-        title = assessment.item.title or ""
+        own_title = assessment.item.title or ""
         for fact in assessment.facts.facts:
-            if fact.kind not in IMPACT_FACTS or fact.source != "text":
-                continue  # a model's fact quotes the sentence that weighs most for a class, not one that states it
-            if fact.evidence == title and not (fixing and assessment.item.kind not in CHANGES):
-                # The title alone restates the entry: the description's own sentence stating the same
-                # problem says more (where it is, whom it hits, how often).
-                said = (
-                    s
-                    for s in sentences(bounded(assessment.item.body))
-                    if _plain(s) and title not in s and not LEAD_IN.search(s.rstrip()) and fact.kind in stated(s)
-                )
-                found.append(next(said, ""))
-            elif _plain(fact.evidence):
+            if (
+                fact.kind in IMPACT_FACTS
+                and fact.source == "text"  # a model's fact quotes the sentence that weighs most, not one that states it
+                and (fact.evidence != own_title or (fixing and assessment.item.kind not in CHANGES))
+                and _plain(fact.evidence)
+            ):
                 found.append(fact.evidence)
-    return [s for s in found if s]
+    return found
 
 
 def _plain(sentence: str) -> bool:

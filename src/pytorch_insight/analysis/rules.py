@@ -21,7 +21,6 @@ from pytorch_insight.config import Profile
 from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.pipeline.facts import FactExtractor
 from pytorch_insight.text import (
     LETTER,
     REQUEST,
@@ -103,7 +102,6 @@ class RuleAnalyser:
 
     def __init__(self, roles: RoleModel | None = None) -> None:
         self._roles = roles
-        self._extractor: tuple[Profile, FactExtractor] | None = None
 
     @property
     def roles(self) -> RoleModel:
@@ -111,12 +109,6 @@ class RuleAnalyser:
         if self._roles is None:
             self._roles = load_role_model()
         return self._roles
-
-    def extractor(self, profile: Profile) -> FactExtractor:
-        """The fact rules of `profile`, built once per profile the analyser is given."""
-        if self._extractor is None or self._extractor[0] is not profile:
-            self._extractor = (profile, FactExtractor(profile.severity))
-        return self._extractor[1]
 
     def analyse_batch(self, pairs: Sequence[tuple[Assessment, bool]], context: AnalysisContext) -> list[Analysis]:
         return [self.analyse(assessment, context, deep) for assessment, deep in pairs]
@@ -190,7 +182,7 @@ class RuleAnalyser:
                 analysis.root_cause = fix_account
                 analysis.quoted_from["root_cause"] = fixes[0].id
         used = summary + analysis.root_cause + analysis.details
-        stated = impact_sentences([assessment, *story, *tracked], self.extractor(context.profile).stated)
+        stated = impact_sentences([assessment, *story, *tracked])
         analysis.impact = join_sentences(first(stated, 2, exclude=used))
         texts = ["\n\n".join(b.sections.values()) for b in bodies] + threads
         # "see the summary" read as a restatement to every fact-checker: an impact the summary alone

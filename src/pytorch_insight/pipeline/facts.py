@@ -281,6 +281,9 @@ class Fact:
     detail: str = ""  # the matched words: a magnitude, a hardware name, a downstream user ...
     source: str = "text"  # "text" (a phrase read it), "label" (a triager's label), "model" (the learned judgement)
     confidence: float = 1.0  # the learned judgement's probability for a "model" fact
+    # The title, when it states the kind too: one line says what the thread is about, and the
+    # evidence above (the description's sentence) says more.
+    headline: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,10 +328,10 @@ class FactExtractor:
         found: list[Fact] = []
         seen: set[str] = set()
 
-        def add(kind: str, evidence: str, detail: str = "", source: str = "text") -> None:
+        def add(kind: str, evidence: str, detail: str = "", source: str = "text", headline: str = "") -> None:
             if kind not in seen:
                 seen.add(kind)
-                found.append(Fact(kind, shorten(evidence, EVIDENCE_LIMIT), detail, source))
+                found.append(Fact(kind, shorten(evidence, EVIDENCE_LIMIT), detail, source, headline=headline))
 
         if RFC_TAG.search(title) or item.kind == "rfc":
             add("design", title, "RFC")
@@ -338,8 +341,26 @@ class FactExtractor:
             add("edge_case", title, edge.group(0))
         read = [title, *sentences(body)[:SENTENCE_LIMIT]]
         if not any(pattern.search(title) for pattern in self.policy):
-            for sentence in read:
-                self._read(sentence, add)
+            stated: dict[str, tuple[str, str]] = {}  # kind -> the first sentence of the description stating it
+
+            def note(kind: str, evidence: str, detail: str = "") -> None:
+                stated.setdefault(kind, (evidence, detail))
+
+            for sentence in read[1:]:
+                self._read(sentence, note)
+
+            def titled(kind: str, evidence: str, detail: str = "") -> None:
+                said = stated.get(kind)
+                if said is not None and kind not in MAGNITUDES and _says_more(said[0], title):
+                    add(kind, *said, headline=shorten(title, EVIDENCE_LIMIT))
+                else:
+                    add(kind, evidence, detail)
+
+            # The title's kinds come first (it says what the thread is about), each quoted from the
+            # description's sentence that states it where there is one: the title alone restates the entry.
+            self._read(title, titled)
+            for kind, (evidence, detail) in stated.items():
+                add(kind, evidence, detail)
         # A label confirms a kind the text may already state in words; the words are the better evidence.
         for label in item.labels:
             kind = self.label_facts.get(label.lower())
@@ -350,12 +371,6 @@ class FactExtractor:
             if self.hardware is not None and (match := self.hardware.search(skipped)):
                 add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
         return ItemFacts(tuple(found), bool(FIX_INTENT.search(title.lower())) or _says_it_fixes(body))
-
-    def stated(self, sentence: str) -> set[str]:
-        """The kinds one sentence states on its own, read as an item's sentences are."""
-        kinds: set[str] = set()
-        self._read(sentence, lambda kind, *_: kinds.add(kind))
-        return kinds
 
     def _read(self, sentence: str, add) -> None:  # type: ignore[no-untyped-def]
         lowered = sentence.lower()
@@ -448,6 +463,16 @@ SAYS_FIX = re.compile(
 
 def _says_it_fixes(body: str) -> bool:
     return bool(SAYS_FIX.search(body[:3000].lower()))
+
+
+# Kinds whose detail is a number: the title's number is the one the thread leads with.
+MAGNITUDES = frozenset({"measured", "gain", "blowup"})
+
+
+def _says_more(sentence: str, title: str) -> bool:
+    """Whether a description's sentence can stand for its title: not the title run into more words
+    (a description that opens by repeating it), nor a lead-in to an example cut away ("...:")."""
+    return title not in sentence and not sentence.rstrip().endswith(":")
 
 
 def longest_seconds(magnitude: str) -> float:

@@ -190,7 +190,8 @@ class Ranker:
         participants = len({c.author for c in humans if c.author and c.author != item.author})
         if participants > 1:
             total += min(settings.participant_cap, settings.participant_weight * participants)
-            reasons.append(reason("participants", n=participants))
+            # Without a known author every commenter counts, and the reason says so.
+            reasons.append(reason("participants" if item.author else "participants-all", n=participants))
         return total
 
     def _context(self, assessment: Assessment, read: TextSignals, reasons: list[Reason]) -> float:

@@ -14,6 +14,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "comment": {"en": "1 comment in the window", "zh": "窗口内 1 条评论"},
     "reactions": {"en": "{n} reactions", "zh": "{n} 个表情回应"},
     "participants": {"en": "{n} people besides the author in the thread", "zh": "除作者外 {n} 人参与讨论"},
+    "participants-all": {"en": "{n} people in the thread", "zh": "{n} 人参与讨论"},
     "focus-fill": {
         "en": "one of the week's {n} best-ranked stories (few stood out more)",
         "zh": "本周排名前 {n} 的故事之一（本周突出的动态不多）",

@@ -68,6 +68,8 @@ class Narrator:
             return self.t(
                 "p_model", name=name[self.t.lang], p=f"{fact.confidence:.2f}", quote=excerpt(fact.evidence, "", QUOTE)
             )
+        if fact.headline:  # one line: the title that states it, not the longer sentence behind it
+            return self.t("quoted", text=shorten(fact.headline, QUOTE))
         return self.t("quoted", text=excerpt(fact.evidence, fact.detail, QUOTE))
 
     def context(self, facts: Sequence[Fact], said: str = "") -> str:
