@@ -43,8 +43,8 @@ def test_the_comments_a_fix_state_quotes_are_its_evidence() -> None:
     # A merge asked for in a closed PR's thread: the fix state quotes it, and the entry's evidence
     # names the thread and the words, as for every other claim.
     from pytorch_insight.model import Comment
-    from tests.report.fixtures import WINDOW, report_of
     from tests.pipeline.helpers import item
+    from tests.report.fixtures import WINDOW, report_of
 
     pr = item(
         21,
@@ -64,7 +64,9 @@ def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whet
     from tests.report.fixtures import WINDOW, report_of
 
     bug = item(30, "Compiled model leaks memory and crashes with a segfault on H100", state="closed")
-    body = "Partially fixes #{}\n\nThe memo keeps every tensor alive after compile, so host memory grows and it crashes."
+    body = (
+        "Partially fixes #{}\n\nThe memo keeps every tensor alive after compile, so host memory grows and it crashes."
+    )
     partial = item(31, "Clear the memo that keeps tensors alive", body.format(30), kind="pull_request", state="closed")
     [story] = report_of([bug, partial], window=WINDOW).focus
     assert story.ref == "#30" and story.relations == ["partly fixed by #31"]

@@ -191,7 +191,7 @@ class _Builder:
             areas=self.areas(assessment),
             analysis=analysis,
             fix_text=fix_text,
-            conclusion=self.narrator.conclusion(assessment, fix_text),
+            conclusion=self.narrator.conclusion(assessment, fix_text, analysis.summary),
             relations=self.relations(assessment),
             action=suggestion.action,
             urgency=suggestion.urgency,

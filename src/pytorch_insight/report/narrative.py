@@ -18,7 +18,7 @@ from pytorch_insight.pipeline.link import partial_fix
 from pytorch_insight.pipeline.rank import severity_sharers
 from pytorch_insight.pipeline.reasons import FACT_NAMES, MODEL_NAMES, in_source_case
 from pytorch_insight.report.i18n import Catalogue
-from pytorch_insight.text import excerpt, shorten
+from pytorch_insight.text import excerpt, sentences, shorten
 
 MENTIONS = ("hardware", "scale", "downstream", "release", "default")
 DETAIL_LIMIT = 80
@@ -98,8 +98,9 @@ class Narrator:
             parts.append(self.t("ctx_mentions", names=self.t.list_separator.join(quoted)))
         return "".join(parts)
 
-    def head(self, assessment: Assessment) -> str:
-        """What the item is about, in a phrase: its worst stated problem, its design or its gain."""
+    def head(self, assessment: Assessment, summary: str = "") -> str:
+        """What the item is about, in a phrase: its worst stated problem, its design or its gain, else
+        what a change's description opens with (`summary`), which its title does not already say."""
         t, item = self.t, assessment.item
         facts = story_facts(assessment, self.by_id)
         worst = self.worst_problem(facts)
@@ -124,11 +125,16 @@ class Narrator:
             return t("c_design", detail=t("quoted", text=excerpt(design.evidence, design.detail, QUOTE)))
         if gain is not None:
             return t("c_gain", detail=t("quoted", text=excerpt(gain.evidence, gain.detail, QUOTE)))
-        return t("c_other", kind=t(f"kind_{item.kind}"), title=t("quoted", text=shorten(item.title or "", QUOTE)))
+        # A change's title names the change and its description says why; a reporter's title is
+        # their own statement of the problem, often sharper than the description's opening.
+        title = item.title or ""
+        opening = next(iter(sentences(summary)), "") if item.kind in CHANGE_KINDS else ""
+        said = opening if opening and opening not in title else title
+        return t("c_other", kind=t(f"kind_{item.kind}"), title=t("quoted", text=shorten(said, QUOTE)))
 
-    def conclusion(self, assessment: Assessment, fix_text: str) -> str:
+    def conclusion(self, assessment: Assessment, fix_text: str, summary: str = "") -> str:
         """One line: what the item is about, in the report's language, and where its fix stands."""
-        head = self.head(assessment)
+        head = self.head(assessment, summary)
         sentence = head + self.context(story_facts(assessment, self.by_id), said=head) + self.t.full_stop
         return (sentence + self.t("c_fix_state", fix=fix_text) + self.t.full_stop).strip()
 
