@@ -37,10 +37,13 @@ def supported(evidence: Evidence, item: Item) -> bool:
             f"{r.get('repo')}#{r.get('number')}" == ref and r.get("state") == state
             for r in (item.model_extra or {}).get("timeline_refs", [])
         )
-    if quote.startswith("comment: "):  # "comment: <author>: <their words>", quoted marks or not
-        author, words = quote.removeprefix("comment: ").split(": ", 1)
+    if quote.startswith("comment: "):  # "comment: <author>: <their words>" or "comment: <words>"
+        said = quote.removeprefix("comment: ")
+        author, _, words = said.partition(": ")
         words = words.strip("“”").removesuffix("…")
-        return any(c.author == author and words in flat(c.body or "") for c in item.comments)
+        by_author = any(c.author == author and words in flat(c.body or "") for c in item.comments)
+        # Words quoted without their author: somewhere in the thread, whoever said them.
+        return by_author or any(said.strip("“”").lstrip("…") in flat(c.body or "") for c in item.comments)
     if quote.startswith("state: "):
         return quote.removeprefix("state: ").split(" (")[0] == (item.state or "unknown")
     if '"' in quote:  # a link: `<how> in <where>: "<the words>"`

@@ -80,3 +80,23 @@ def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whet
     lone = item(40, "Segfault in the allocator on exit", state="closed")
     [entry] = [e for e in report_of([lone], window=WINDOW).focus if e.ref == "#40"]
     assert entry.fix_text == "closed on GitHub; no fix PR referenced in the collected data"
+
+
+def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone() -> None:
+    from pytorch_insight.model import Comment
+    from tests.pipeline.helpers import item
+    from tests.report.fixtures import WINDOW, report_of
+
+    pr = item(
+        22,
+        "Fix a crash in the allocator on exit",
+        "The allocator crashes with a segfault on exit when a stream is still pending.",
+        kind="pull_request",
+        state="closed",
+        comments=[Comment(author="someone", date="2026-04-09", body="Superseded by #25, which keeps the fallback.")],
+    )
+    [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == "#22"]
+    assert "a comment says it was superseded or abandoned (“Superseded by #25" in entry.fix_text
+    assert entry.action == "ignore" and (pr.id, "comment: Superseded by #25, which keeps the fallback.") in {
+        (e.item, e.quote) for e in entry.evidence
+    }

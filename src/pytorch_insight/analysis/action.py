@@ -104,6 +104,8 @@ def _change(assessment: Assessment, analysis: Analysis, severe: bool) -> Suggest
             )
         return Suggestion("adapt" if high else "track", "P1" if high else "P2", "do_test_landed", "because_landed", own)
     if analysis.fix_state == "closed":
+        if analysis.superseded and analysis.said_in.get("superseded") == own:
+            return Suggestion("ignore", "P2", "do_nothing", "because_superseded", own)
         # PyTorch closes the PRs it lands through its merge tooling: "closed" may well mean landed.
         if analysis.merge_requested:
             return Suggestion(

@@ -66,7 +66,9 @@ class Analysis(BaseModel):
     merge_requested: str = ""
     # An issue with no fix PR in the data whose thread says one was opened: "author: words".
     pr_mentioned: str = ""
-    said_in: dict[str, str] = Field(default_factory=dict)  # "merge_requested" / "pr_mentioned" -> whose thread
+    # A closed PR of the story whose thread says another change replaced it or it was abandoned: the words.
+    superseded: str = ""
+    said_in: dict[str, str] = Field(default_factory=dict)  # "merge_requested" / "pr_mentioned" ... -> whose thread
     facts: Facts = Field(default_factory=Facts)
     analyser: str = "rules"
     action: str = ""  # set by a language model that suggested one (rules decide otherwise)

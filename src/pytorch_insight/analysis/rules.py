@@ -140,6 +140,10 @@ class RuleAnalyser:
                 if found := merge_request(pr.item, context.profile):
                     analysis.merge_requested, analysis.said_in["merge_requested"] = found, pr.id
                     break
+            for pr in closed:
+                if found := superseded(pr.item, context.profile):
+                    analysis.superseded, analysis.said_in["superseded"] = found, pr.id
+                    break
         if not analysis.facts.files:  # an issue's story touches the files its fixes change
             analysis.facts.files = [
                 FileChange.model_validate(change)
@@ -416,6 +420,27 @@ def merge_request(item: Item, profile: Profile) -> str:
                 found = f"{comment.author or '?'}: {shorten(line, MERGE_QUOTE)}"
                 break
     return found
+
+
+# "Superseded by #N", "closing in favour of #N", "I will abandon this PR": the change did not land.
+SUPERSEDED = re.compile(
+    r"\b(?:superseded by|replaced by|clos(?:e|ing)(?: this)? in favou?r of|"
+    r"abandon(?:ed|ing)? this (?:pr|change|diff)|(?:will|going to) abandon)\b",
+    re.I,
+)
+
+
+def superseded(item: Item, profile: Profile) -> str:
+    """The words of the last comment in a closed PR's thread saying another change replaced it or
+    that it was abandoned; "" when none does. Only the words: a transcribed thread may nest one
+    person's reply inside another's comment, so who said them is left out."""
+    if item.kind != "pull_request" or item.state != "closed":
+        return ""
+    for comment in reversed(item.comments):
+        text = comment.body or ""
+        if not profile.is_bot(comment.author) and (match := SUPERSEDED.search(text)):
+            return excerpt(text, match.group(0), MERGE_QUOTE)
+    return ""
 
 
 def timeline_prs(item: Item) -> dict[str, str]:

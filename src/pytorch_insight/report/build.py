@@ -249,6 +249,8 @@ class _Builder:
         thread = self.t("fix_merge_requested", quote=analysis.merge_requested) if analysis.merge_requested else ""
         if analysis.pr_mentioned:
             thread += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
+        if analysis.superseded:
+            thread += self.t("fix_superseded", quote=analysis.superseded)
         if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
             # A report closed with no fix in the data: whether it "landed" is no question for it.
             return self.t("fix_closed_report") + thread

@@ -130,6 +130,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "；关闭前有人请求合入（{quote}）",
         "en": "; a merge was requested before it closed ({quote})",
     },
+    "fix_superseded": {
+        "zh": "；讨论中有人说它已被取代或放弃（“{quote}”）",
+        "en": "; a comment says it was superseded or abandoned (“{quote}”)",
+    },
     "fix_pr_mentioned": {
         "zh": "；讨论中有人说已提交 PR（{quote}），但没有给出编号",
         "en": "; a comment says a PR was opened ({quote}) without naming it",
@@ -226,6 +230,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_closed_fix_severe": {
         "zh": "PR 已关闭、未确认合入，而所修的是{harm}",
         "en": "the PR was closed without a confirmed merge, and the problem it fixes is {harm}",
+    },
+    "because_superseded": {
+        "zh": "讨论中有人说此 PR 已被取代或放弃",
+        "en": "a comment says this PR was superseded or abandoned",
     },
     "because_reverted": {"zh": "改动已被回退", "en": "the change was backed out"},
     "because_api": {"zh": "公共 API 变更或弃用", "en": "a public API change or deprecation"},
