@@ -55,6 +55,8 @@ HELD_OUT = (
     "week 07-13..07-19",
     "week 09-15..09-21",
     "week 10-13..10-19",
+    "week 08-18..08-24",
+    "week 03-02..03-08",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")
