@@ -27,7 +27,8 @@ def test_a_quiet_week_still_fills_its_focus_list_with_its_best_stories() -> None
     profile = PROFILE.model_copy(deep=True)
     profile.ranking.focus_fill = 3
     bug = item(1, "Segfault in the allocator on exit with a sharded model on H100")
-    discussed = [item(2 + n, f"[inductor] Tidy the scheduler pass {n}", n_comments=2, author=f"a{n}") for n in range(3)]
+    topics = ("Tidy the scheduler pass", "Rename a lowering helper", "Document the cache layout")
+    discussed = [item(2 + n, f"[inductor] {topic}", n_comments=2, author=f"a{n}") for n, topic in enumerate(topics)]
     silent = item(9, "[inductor] Rename a helper", author="quiet")
     ranked = assess([bug, *discussed, silent], profile)
     by_id = {a.id: a for a in ranked}

@@ -1,6 +1,7 @@
 from pytorch_insight.model import Item, Relation
+from pytorch_insight.pipeline import assess, select_focus
 from pytorch_insight.pipeline.link import closing_references, issue_urls, partial_fix
-from tests.pipeline.helpers import item, ref, relations, run
+from tests.pipeline.helpers import PROFILE, item, ref, relations, run
 
 
 def test_closing_keywords_in_all_their_forms() -> None:
@@ -138,3 +139,16 @@ def test_an_issue_named_on_a_line_of_its_own_is_what_the_pr_fixes() -> None:
     result = run(bug, other_pr, fix, mentions)
     assert relations(result[fix.id], "fixes") == [bug.id]  # a PR on its own line is no issue it fixes
     assert relations(result[bug.id], "fixed_by") == [fix.id]  # inside a sentence it is only a mention
+
+
+def test_two_reports_of_one_bug_in_other_words_are_one_story() -> None:
+    first = item(1, "torch.compile produces incorrect results with Tensor subclass using __torch_function__")
+    second = item(2, "Tensor subclass using __torch_function__ produce wrong results with torch.compile")
+    other = item(3, "Tensor subclass with __torch_dispatch__ fails to export")
+    unrelated = item(4, "[MPS] torch.compile produces incorrect results for sort")
+    result = run(first, second, other, unrelated)
+    assert ref(2) in relations(result[first.id], "similar")
+    assert ref(1) in relations(result[second.id], "similar")
+    assert not relations(result[other.id], "similar") and not relations(result[unrelated.id], "similar")
+    stories = select_focus(assess([first, second], PROFILE), PROFILE, 12)
+    assert [set(s.members) for s in stories] == [{first.id, second.id}]

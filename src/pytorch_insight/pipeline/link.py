@@ -32,6 +32,18 @@ NOT_A_FIX = re.compile(
     r"\b(?:related|see|similar|follow[- ]?up|part of|tracking|umbrella|cf\.|context|pull request resolved)\b", re.I
 )
 CHANGE_KINDS = ("pull_request", "commit")
+THREAD_KINDS = ("issue", "pull_request", "rfc")
+TITLE_TAG_RUN = re.compile(r"\[[^\]]{0,40}\]")
+TITLE_WORD = re.compile(r"[a-z_][a-z0-9_.]*[a-z0-9_]|[a-z]")
+# Words any title may use: function words, the words of every fix, and the symptoms many different
+# bugs share ("produces incorrect results"), which say nothing about which bug it is.
+TITLE_STOP = frozenset(
+    "the and for with from into when while that this than then its are was were has have not but use uses using "
+    "via per fix fixes fixed fixing add adds added support supports error errors issue bug "
+    "produce produces producing return returns returning give gives result results output outputs wrong "
+    "incorrect incorrectly fail fails failed failing failure crash crashes broken slow slower".split()
+)
+SIMILAR_SHARED = 3
 COMMUNITY_KINDS = ("forum", "blog", "event", "slack")
 RELATED_MAX_ITEMS = 3  # an identifier shared by more items than this is too common to mean anything
 RELATED_PER_ITEM = 5
@@ -188,6 +200,42 @@ def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset
                     first.relate("related", second.id, f"both mention `{identifier}`")
 
 
+def title_words(title: str | None) -> frozenset[str]:
+    """A title's own words: its bracket tags, function words and the words every fix title uses left out."""
+    text = TITLE_TAG_RUN.sub(" ", title or "").lower()
+    return frozenset(word for word in TITLE_WORD.findall(text) if len(word) > 2 and word not in TITLE_STOP)
+
+
+def link_similar_reports(assessments: Sequence[Assessment]) -> None:
+    """`similar` between threads whose titles say nearly the same thing in other words (two reports
+    of one bug, an issue and the PR titled after it): at least SIMILAR_SHARED words in common, and
+    as many in common as apart. Pairs come only through words at most RELATED_MAX_ITEMS titles use,
+    so the stage stays linear."""
+    words = {a.id: title_words(a.item.title) for a in assessments if a.item.kind in THREAD_KINDS and not a.canonical}
+    by_id = {a.id: a for a in assessments}
+    holders: dict[str, list[str]] = defaultdict(list)
+    for item_id, found in words.items():
+        for word in found:
+            holders[word].append(item_id)
+    pairs = {
+        (first, second)
+        for group in holders.values()
+        if 2 <= len(group) <= RELATED_MAX_ITEMS
+        for first in group
+        for second in group
+        if first < second
+    }
+    for first, second in sorted(pairs):
+        shared = words[first] & words[second]
+        if len(shared) >= SIMILAR_SHARED and 2 * len(shared) >= len(words[first] | words[second]):
+            a, b = by_id[first], by_id[second]
+            if a.item.repo != b.item.repo or _already_linked(a, second):
+                continue
+            evidence = f'similar titles: "{_quote(a.item.title or "")}" / "{_quote(b.item.title or "")}"'
+            a.relate("similar", second, evidence)
+            b.relate("similar", first, evidence)
+
+
 def _already_linked(assessment: Assessment, other: str) -> bool:
     return any(relation.target == other for relation in assessment.relations)
 
@@ -198,6 +246,7 @@ def link(assessments: Sequence[Assessment], common_identifiers: Sequence[str] = 
     link_fixes(assessments, by_id)
     link_trackers(assessments, by_id)
     link_mentions(assessments, by_id)
+    link_similar_reports(assessments)
     link_shared_identifiers(assessments, frozenset(name.lower() for name in common_identifiers))
 
 

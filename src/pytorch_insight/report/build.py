@@ -68,6 +68,7 @@ RELATION_ORDER = (
     "tracks",
     "tracked_by",
     "stack",
+    "similar",
     "discussed_in",
     "discusses",
     "related",

@@ -260,6 +260,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "relation_copy": {"zh": "同一改动另提交为 {ref}", "en": "also submitted as {ref}"},
     "relation_stack": {"zh": "同一 ghstack：{ref}", "en": "stacked with {ref}"},
     "relation_related": {"zh": "相关：{ref}", "en": "related to {ref}"},
+    "relation_similar": {"zh": "标题相近：{ref}", "en": "similar title: {ref}"},
     "relation_tracks": {"zh": "跟踪 {ref}", "en": "tracks {ref}"},
     "relation_tracked_by": {"zh": "由 {ref} 跟踪", "en": "tracked in {ref}"},
     "relation_discusses": {"zh": "讨论 {ref}", "en": "discusses {ref}"},
