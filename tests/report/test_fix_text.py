@@ -100,3 +100,21 @@ def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone
     assert entry.action == "ignore" and (pr.id, "comment: Superseded by #25, which keeps the fallback.") in {
         (e.item, e.quote) for e in entry.evidence
     }
+
+
+def test_a_closed_pr_its_thread_says_landed_is_said_to_be_so() -> None:
+    from pytorch_insight.model import Comment
+    from tests.pipeline.helpers import item
+    from tests.report.fixtures import WINDOW, report_of
+
+    pr = item(
+        23,
+        "Fix a crash in the allocator on exit",
+        "The allocator crashes with a segfault on exit when a stream is still pending.",
+        kind="pull_request",
+        state="closed",
+        comments=[Comment(author="someone", date="2026-04-09", body="Stamped as the diff has been landed D123")],
+    )
+    [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == "#23"]
+    assert "a comment says it landed (“Stamped as the diff has been landed D123”)" in entry.fix_text
+    assert entry.action == "track" and "check that your build contains the fix #23" in entry.reason

@@ -68,6 +68,8 @@ class Analysis(BaseModel):
     pr_mentioned: str = ""
     # A closed PR of the story whose thread says another change replaced it or it was abandoned: the words.
     superseded: str = ""
+    # A closed PR of the story whose thread says it landed ("the diff has been landed D123"): the words.
+    landed_said: str = ""
     said_in: dict[str, str] = Field(default_factory=dict)  # "merge_requested" / "pr_mentioned" ... -> whose thread
     facts: Facts = Field(default_factory=Facts)
     analyser: str = "rules"

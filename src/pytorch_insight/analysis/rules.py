@@ -4,7 +4,7 @@ copied from the item, its comments or its linked items; what they do not say sta
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
 from pytorch_insight.analysis.impact import CHANGES, impact_sentences
@@ -143,6 +143,10 @@ class RuleAnalyser:
             for pr in closed:
                 if found := superseded(pr.item, context.profile):
                     analysis.superseded, analysis.said_in["superseded"] = found, pr.id
+                    break
+            for pr in closed:
+                if found := said_in_thread(pr.item, LANDED_SAID):
+                    analysis.landed_said, analysis.said_in["landed_said"] = found, pr.id
                     break
         if not analysis.facts.files:  # an issue's story touches the files its fixes change
             analysis.facts.files = [
@@ -430,15 +434,25 @@ SUPERSEDED = re.compile(
 )
 
 
+# "the diff has been landed D95694762", "this was merged": the thread says the change landed.
+LANDED_SAID = re.compile(r"\b(?:has been|have been|was|got)\s+(?:landed|merged)\b", re.I)
+
+
 def superseded(item: Item, profile: Profile) -> str:
     """The words of the last comment in a closed PR's thread saying another change replaced it or
-    that it was abandoned; "" when none does. Only the words: a transcribed thread may nest one
-    person's reply inside another's comment, so who said them is left out."""
+    that it was abandoned; "" when none does."""
+    return said_in_thread(item, SUPERSEDED, skip=profile.is_bot)
+
+
+def said_in_thread(item: Item, words: re.Pattern[str], skip: Callable[[str | None], bool] = lambda _: False) -> str:
+    """The words around the last match of `words` in a closed PR's comments ("" when none). Only
+    the words: a transcribed thread may nest one person's reply inside another's comment, so who
+    said them is left out."""
     if item.kind != "pull_request" or item.state != "closed":
         return ""
     for comment in reversed(item.comments):
         text = comment.body or ""
-        if not profile.is_bot(comment.author) and (match := SUPERSEDED.search(text)):
+        if not skip(comment.author) and (match := words.search(text)):
             return excerpt(text, match.group(0), MERGE_QUOTE)
     return ""
 

@@ -130,6 +130,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "；关闭前有人请求合入（{quote}）",
         "en": "; a merge was requested before it closed ({quote})",
     },
+    "fix_landed_said": {
+        "zh": "；讨论中有人说它已合入（“{quote}”）",
+        "en": "; a comment says it landed (“{quote}”)",
+    },
     "fix_superseded": {
         "zh": "；讨论中有人说它已被取代或放弃（“{quote}”）",
         "en": "; a comment says it was superseded or abandoned (“{quote}”)",
@@ -230,6 +234,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_closed_fix_severe": {
         "zh": "PR 已关闭、未确认合入，而所修的是{harm}",
         "en": "the PR was closed without a confirmed merge, and the problem it fixes is {harm}",
+    },
+    "because_landed_said": {
+        "zh": "PR 已关闭，讨论中有人说它已合入",
+        "en": "the PR is closed and a comment says it landed",
     },
     "because_superseded": {
         "zh": "讨论中有人说此 PR 已被取代或放弃",
