@@ -216,7 +216,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "修复已合入；所修的是{harm}，须确认你的构建包含它",
         "en": "the fix has landed; the problem was {harm}, so make sure your build has it",
     },
-    "harm_wrong_result": {"zh": "静默错误结果", "en": "a silent wrong result"},
+    "harm_wrong_result": {"zh": "错误结果", "en": "a wrong result"},
     "harm_hard_crash": {"zh": "进程级崩溃", "en": "a hard crash"},
     "harm_security": {"zh": "安全问题", "en": "a security problem"},
     "because_fixed": {"zh": "修复已合入", "en": "the fix has landed"},
