@@ -175,3 +175,9 @@ def test_the_digits_of_a_link_are_no_measurement() -> None:
     )
     facts = EXTRACT.extract(item(1, "Roll back the frontend upgrade", sentence, kind="pull_request"))
     assert facts.first("measured") is None and facts.first("hard_crash") is not None
+
+
+def test_a_title_about_a_commit_introducing_a_bug_is_no_design_change() -> None:
+    bug = EXTRACT.extract(item(1, "Commit `abc1234` introducing a bug in `unpin_memory` call"))
+    feature = EXTRACT.extract(item(2, "Introduce a new IR for export", kind="pull_request"))
+    assert bug.first("design") is None and feature.first("design") is not None

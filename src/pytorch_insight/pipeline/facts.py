@@ -255,7 +255,9 @@ FIX_INTENT = re.compile(
     r"guard|restore|revert)\b|\b(?:this (?:pr|change|diff|commit) (?:fixes|resolves|addresses|works around))\b"
 )
 DESIGN_TITLE = re.compile(
-    r"\b(?:introduc\w+(?! by\b)|new (?:ir|api|apis|backend|subsystem|pass|runtime|mode|dsl|format)|"
+    # "introducing a bug" reports a problem; "introduced by #N" says where one came from.
+    r"\b(?:introduc\w+(?! by\b| an? (?:bug|regression|issue|error|problem|crash|leak|hang)\b)|"
+    r"new (?:ir|api|apis|backend|subsystem|pass|runtime|mode|dsl|format)|"
     r"(?:enable|enabled|enabling|disable|disabled|disabling|turn on|turn off|make)\b[^.]{0,60}\bby default|"
     r"default to\b|"
     r"deprecat\w*|bc[- ]breaking|(?:remove|drop)s?\s+(?:\w+\s+){0,3}support\b|breaking change|proposal|design doc)\b"
