@@ -116,5 +116,7 @@ def test_a_closed_pr_its_thread_says_landed_is_said_to_be_so() -> None:
         comments=[Comment(author="someone", date="2026-04-09", body="Stamped as the diff has been landed D123")],
     )
     [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == "#23"]
-    assert "a comment says it landed (“Stamped as the diff has been landed D123”)" in entry.fix_text
+    assert (
+        entry.fix_text == "closed on GitHub, and a comment says it landed (“Stamped as the diff has been landed D123”)"
+    )
     assert entry.action == "track" and "check that your build contains the fix #23" in entry.reason

@@ -252,8 +252,9 @@ class _Builder:
             thread += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
         if analysis.superseded:
             thread += self.t("fix_superseded", quote=analysis.superseded)
-        if analysis.landed_said:
-            thread += self.t("fix_landed_said", quote=analysis.landed_said)
+        if analysis.fix_state == "closed" and analysis.landed_said:
+            # The thread says what the states could not: "does not show whether it landed" is not said.
+            return self.t("fix_closed_landed_said", quote=analysis.landed_said) + thread
         if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
             # A report closed with no fix in the data: whether it "landed" is no question for it.
             return self.t("fix_closed_report") + thread

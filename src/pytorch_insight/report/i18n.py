@@ -130,9 +130,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "；关闭前有人请求合入（{quote}）",
         "en": "; a merge was requested before it closed ({quote})",
     },
-    "fix_landed_said": {
-        "zh": "；讨论中有人说它已合入（“{quote}”）",
-        "en": "; a comment says it landed (“{quote}”)",
+    "fix_closed_landed_said": {
+        "zh": "GitHub 上已关闭，讨论中有人说它已合入（“{quote}”）",
+        "en": "closed on GitHub, and a comment says it landed (“{quote}”)",
     },
     "fix_superseded": {
         "zh": "；讨论中有人说它已被取代或放弃（“{quote}”）",
