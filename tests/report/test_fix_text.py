@@ -1,10 +1,27 @@
 """How the report words a fix state: an umbrella by what it tracks, an open PR as itself, a field
 quoted from a linked item with that item named."""
 
+from pytorch_insight.model import Comment, Item
+from pytorch_insight.report.model import FocusEntry
 from pytorch_insight.report.render import render_markdown
-from tests.report.fixtures import report_of_week
+from tests.pipeline.helpers import item
+from tests.report.fixtures import WINDOW, report_of, report_of_week
 
 FORTNIGHT = "pytorch-2026-04-07_2026-04-20.jsonl"
+
+
+def closed_fix(number: int, comment: str) -> tuple[Item, FocusEntry]:
+    """A closed PR fixing a crash whose thread holds one comment, and its focus entry."""
+    pr = item(
+        number,
+        "Fix a crash in the allocator on exit",
+        "The allocator crashes with a segfault on exit when a stream is still pending.",
+        kind="pull_request",
+        state="closed",
+        comments=[Comment(author="maintainer", date="2026-04-09", body=comment)],
+    )
+    [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == f"#{number}"]
+    return pr, entry
 
 
 def test_an_umbrella_counts_what_it_tracks() -> None:
@@ -42,27 +59,12 @@ def test_an_open_pull_request_is_said_to_be_open_not_a_fix_pr_with_no_name() -> 
 def test_the_comments_a_fix_state_quotes_are_its_evidence() -> None:
     # A merge asked for in a closed PR's thread: the fix state quotes it, and the entry's evidence
     # names the thread and the words, as for every other claim.
-    from pytorch_insight.model import Comment
-    from tests.pipeline.helpers import item
-    from tests.report.fixtures import WINDOW, report_of
-
-    pr = item(
-        21,
-        "Fix a crash in the allocator on exit",
-        "The allocator crashes with a segfault on exit when a stream is still pending.",
-        kind="pull_request",
-        state="closed",
-        comments=[Comment(author="maintainer", date="2026-04-09", body="@pytorchbot merge\nthanks")],
-    )
-    [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == "#21"]
+    pr, entry = closed_fix(21, "@pytorchbot merge\nthanks")
     assert "maintainer: @pytorchbot merge" in entry.fix_text
     assert {(e.item, e.quote) for e in entry.evidence} >= {(pr.id, "comment: maintainer: @pytorchbot merge")}
 
 
 def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whether_it_landed() -> None:
-    from tests.pipeline.helpers import item
-    from tests.report.fixtures import WINDOW, report_of
-
     bug = item(30, "Compiled model leaks memory and crashes with a segfault on H100", state="closed")
     body = (
         "Partially fixes #{}\n\nThe memo keeps every tensor alive after compile, so host memory grows and it crashes."
@@ -83,19 +85,7 @@ def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whet
 
 
 def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone() -> None:
-    from pytorch_insight.model import Comment
-    from tests.pipeline.helpers import item
-    from tests.report.fixtures import WINDOW, report_of
-
-    pr = item(
-        22,
-        "Fix a crash in the allocator on exit",
-        "The allocator crashes with a segfault on exit when a stream is still pending.",
-        kind="pull_request",
-        state="closed",
-        comments=[Comment(author="someone", date="2026-04-09", body="Superseded by #25, which keeps the fallback.")],
-    )
-    [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == "#22"]
+    pr, entry = closed_fix(22, "Superseded by #25, which keeps the fallback.")
     assert "a comment says it was superseded or abandoned (“Superseded by #25" in entry.fix_text
     assert entry.action == "ignore" and (pr.id, "comment: Superseded by #25, which keeps the fallback.") in {
         (e.item, e.quote) for e in entry.evidence
@@ -103,19 +93,7 @@ def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone
 
 
 def test_a_closed_pr_its_thread_says_landed_is_said_to_be_so() -> None:
-    from pytorch_insight.model import Comment
-    from tests.pipeline.helpers import item
-    from tests.report.fixtures import WINDOW, report_of
-
-    pr = item(
-        23,
-        "Fix a crash in the allocator on exit",
-        "The allocator crashes with a segfault on exit when a stream is still pending.",
-        kind="pull_request",
-        state="closed",
-        comments=[Comment(author="someone", date="2026-04-09", body="Stamped as the diff has been landed D123")],
-    )
-    [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == "#23"]
+    _, entry = closed_fix(23, "Stamped as the diff has been landed D123")
     assert (
         entry.fix_text == "closed on GitHub, and a comment says it landed (“Stamped as the diff has been landed D123”)"
     )
