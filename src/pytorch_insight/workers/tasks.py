@@ -37,6 +37,7 @@ from pytorch_insight.window import Window, make_window
 from pytorch_insight.workers.app import ANSWER_TASK, COLLECT_TASK, broker_url, hide_password
 from pytorch_insight.workers.budget import BudgetTransport, Limit, SharedBudget
 from pytorch_insight.workers.parts import narrow
+from pytorch_insight.workers.writes import WriteBehind
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF_S = 60.0
@@ -106,14 +107,19 @@ class Runtime:
         store = self.store()
         statuses = []
         with ExitStack() as stack:
+            # Closed last: every write is done (or its error raised) before the task answers.
+            writes = WriteBehind(store)
+            stack.callback(writes.close)
             transport = BudgetTransport(settings.github_api_url, self.budget, inner=self.transport, ledger=self.ledger)
             sources = build_sources(settings, store, stack, (job["part"]["source"],), github_transport=transport)
             for source in sources:
                 if isinstance(source, GitHubSource) and job["part"]["kind"] == "org-plan":
                     statuses.append(plan_status(source, window))
                     continue
+                if isinstance(source, GitHubSource):
+                    source.lookup = writes.lookup  # what it reads back includes what it just stored
                 saved: set[str] = set()
-                save = partial(save_noted, store, saved)
+                save = partial(save_noted, writes.save, saved)
                 # As in-process: a source's unforeseen fault fails that source, not the task.
                 fetched = fetch_guarded(source.name, partial(self._fetch, source, job, window, save, progress))
                 # What it stored, so that the dispatcher reads those items for the focus pick while
@@ -139,8 +145,8 @@ class Runtime:
         return source.fetch(window, save, progress)
 
 
-def save_noted(store: Store, saved: set[str], batch: Sequence[Item]) -> None:
-    store.save_items(batch)
+def save_noted(save: Emit, saved: set[str], batch: Sequence[Item]) -> None:
+    save(batch)
     saved.update(item.id for item in batch)
 
 
