@@ -16,7 +16,7 @@ from pytorch_insight.github_ledger import open_ledger
 from pytorch_insight.github_tokens import BudgetTransport, Limit, LocalBudget
 from pytorch_insight.http import HttpClient
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
-from pytorch_insight.pipeline import assess, select_focus
+from pytorch_insight.pipeline import Assessment, assess, select_focus
 from pytorch_insight.sources import Progress, Source
 from pytorch_insight.sources.discourse import DiscourseSource
 from pytorch_insight.sources.events import EventsSource
@@ -132,7 +132,11 @@ def build_sources(
 def focus_candidates(items: Sequence[Item], profile: Profile, size: int = FOCUS_CANDIDATES) -> list[Item]:
     """The items of the stories most likely to make the focus list, whose extra details are worth
     fetching (the lead and the items it is told with)."""
-    ranked = assess(items, profile)
+    return candidates_of(assess(items, profile), profile, size)
+
+
+def candidates_of(ranked: Sequence[Assessment], profile: Profile, size: int = FOCUS_CANDIDATES) -> list[Item]:
+    """`focus_candidates` of items assessed already (`assess`, or `assess_read` of the default reader)."""
     by_id = {a.id: a for a in ranked}
     members = [member for story in select_focus(ranked, profile, size) for member in story.members]
     return [by_id[member].item for member in members[: 2 * size]]  # a long ghstack must not take the budget

@@ -101,3 +101,15 @@ def test_ctrl_c_revokes_what_is_still_pending(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         Dispatcher(settings, sleep=interrupt).wait({"a": finished, "b": pending})
     assert pending.revoked and not finished.revoked
+
+
+def test_each_answer_is_told_once_as_it_arrives_while_the_others_run(tmp_path: Path) -> None:
+    quick = ScriptedResult([(states.SUCCESS, RESULT)])
+    slow = ScriptedResult([(states.STARTED, None), (states.STARTED, None), (states.FAILURE, RuntimeError("boom"))])
+    told: list[tuple[bool, Any, int]] = []
+    done = dispatcher(tmp_path).wait(
+        {"quick": quick, "slow": slow}, arrived=lambda ok, result: told.append((ok, result, slow.reads))
+    )
+    assert done == {"quick": (True, RESULT), "slow": (False, "boom")}
+    # The quick answer is told before the slow task ends (its third read), not after the wait.
+    assert told == [(True, RESULT, 0), (False, "boom", 3)]

@@ -11,7 +11,6 @@ from pytorch_insight.config import load_profile, load_settings
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.sources.github_plan import Slice
-from pytorch_insight.workers import parts
 from pytorch_insight.workers.app import celery_app, hide_password
 from pytorch_insight.workers.parts import Part, focus_parts, merge_statuses, narrow, slice_parts, split_job
 from pytorch_insight.workers.tasks import store_identity
@@ -96,15 +95,14 @@ def test_an_organisations_plan_becomes_one_task_per_slice() -> None:
     assert [(p.kind, p.target) for p in slice_parts([plan], {plan.label: (False, "boom")})] == [("org", "acme")]
 
 
-def test_focus_details_are_sent_fullest_task_first(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_focus_details_are_sent_fullest_task_first() -> None:
     def item(repo: str, number: int) -> Item:
         return Item(id=f"github:{repo}#{number}", source="github", kind="issue", repo=repo, number=number)
 
     # Picked in rank order: one of pytorch/vision, six of pytorch/pytorch, two of pytorch/audio.
     picked = [item("pytorch/vision", 1), *(item("pytorch/pytorch", n) for n in range(1, 7))]
     picked += [item("pytorch/audio", 1), item("pytorch/audio", 2)]
-    monkeypatch.setattr(parts, "focus_candidates", lambda items, profile: picked)
-    found = focus_parts(picked, load_profile("pytorch"), chunk=4)
+    found = focus_parts(picked, chunk=4)
     assert [len(part.ids) for part in found] == [4, 2, 2, 1]
     assert sorted(id for part in found for id in part.ids) == sorted(item.id for item in picked)
     assert [part.label for part in found] == [f"github focus details {n}/4" for n in range(1, 5)]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import partial
 
-from pytorch_insight.config import Profile
+from pytorch_insight.config import Profile, Reader
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.focus import Story, fill_focus, select_focus
@@ -18,7 +18,7 @@ from pytorch_insight.pipeline.rank import rank
 from pytorch_insight.pipeline.read import ItemReader
 from pytorch_insight.window import Window
 
-__all__ = ["Assessment", "Story", "assess", "select_focus"]
+__all__ = ["Assessment", "ItemReader", "Story", "assess", "assess_read", "select_focus"]
 
 
 def assess(
@@ -33,11 +33,25 @@ def assess(
     reader = profile.reader(reader_id)
     with _without_cycle_collection():
         assessments = read_items(items, partial(ItemReader, profile, reader, use_labels, window))
-        kept = fuse(assessments)
-        link(kept, profile.severity.common_identifiers)
-        ranked = rank(kept, profile, reader, window)
-        fill_focus(ranked, profile)
-        return ranked
+        return _relate(assessments, profile, reader, window)
+
+
+def assess_read(
+    assessments: Iterable[Assessment], profile: Profile, reader_id: str | None = None, window: Window | None = None
+) -> list[Assessment]:
+    """`assess` of items read already (by an `ItemReader` of the same reader and window), one at a
+    time as they arrived: fused, linked and ranked. The assessments are changed in place, so a
+    set of them serves one ranking."""
+    with _without_cycle_collection():
+        return _relate(list(assessments), profile, profile.reader(reader_id), window)
+
+
+def _relate(assessments: list[Assessment], profile: Profile, reader: Reader, window: Window | None) -> list[Assessment]:
+    kept = fuse(assessments)
+    link(kept, profile.severity.common_identifiers)
+    ranked = rank(kept, profile, reader, window)
+    fill_focus(ranked, profile)
+    return ranked
 
 
 @contextmanager

@@ -21,6 +21,7 @@ from pytorch_insight.sources import Progress
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
 from pytorch_insight.workers.app import COLLECT_TASK, broker_url, celery_app, hide_password
+from pytorch_insight.workers.focus import FocusReader
 from pytorch_insight.workers.parts import Part, focus_parts, merge_statuses, slice_parts, split_job, thread_parts
 from pytorch_insight.workers.tasks import store_identity
 
@@ -67,8 +68,14 @@ class Dispatcher:
         except (OperationalError, OSError) as exc:
             raise InsightError(f"cannot reach the workers' broker {self.where}: {exc}") from None
 
-    def wait(self, pending: dict[str, AsyncResult], progress: Progress | None = None) -> dict[str, tuple[bool, Any]]:
-        """label -> (succeeded, result or error message), polling the tasks' states for progress.
+    def wait(
+        self,
+        pending: dict[str, AsyncResult],
+        progress: Progress | None = None,
+        arrived: Callable[[bool, Any], None] | None = None,
+    ) -> dict[str, tuple[bool, Any]]:
+        """label -> (succeeded, result or error message), polling the tasks' states for progress;
+        `arrived` is told each answer as it comes, while the other tasks run.
 
         Only a stop from outside (Ctrl-C, the job timeout) revokes the tasks still pending: a task
         that finished, whatever it returned, is an answer, never a reason to throw the others away.
@@ -82,6 +89,8 @@ class Dispatcher:
                 for label, result in pending.items():
                     if label not in done:
                         self._poll(label, result, done, seen, progress)
+                        if arrived is not None and label in done:
+                            arrived(*done[label])
                 if len(done) < len(pending) and time.monotonic() >= next_check:
                     next_check = time.monotonic() + WORKER_CHECK_S
                     alive = self.any_worker()
@@ -159,38 +168,32 @@ def collect_with_workers(
         "until": window.until.isoformat(),
         "profile": settings.profile.model_dump(mode="json"),
         "store": store_identity(settings.db),
+        # A GitHub part leaves the focus details to the dispatcher's `details` parts.
+        "focus": "dispatcher",
     }
     run_id = store.start_run(
         "collect", settings.profile.name, base["since"], base["until"], {**arguments, "workers": True}
     )
+    focus = FocusReader(store, window, settings.profile)
     try:
         # Lists, commits and threads in parallel (an organisation's threads per repository after
-        # its search); then the focus candidates of the whole window, picked once as in-process,
-        # and their details spread over the workers.
-        pending = {
-            part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json(), "focus": "dispatcher"})
-            for part in parts
-        }
-        results = dispatcher.wait(pending, progress)
+        # its search), the items each task stored read for the focus pick as it ends; then the
+        # focus candidates of the whole window, picked once as in-process, and their details
+        # spread over the workers.
+        results = dispatcher.wait(send_parts(dispatcher, base, parts), progress, focus.arrived)
         # An organisation's slices, as its plan task cut them, spread over the workers.
         slices = slice_parts(parts, results)
         if slices:
-            pending = {
-                part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json(), "focus": "dispatcher"})
-                for part in slices
-            }
-            results |= dispatcher.wait(pending, progress)
+            results |= dispatcher.wait(send_parts(dispatcher, base, slices), progress, focus.arrived)
             parts += slices
         if any(part.source == "github" for part in parts):
-            # An organisation's threads per repository, then the details: both read the store.
-            steps = (thread_parts, focus_parts) if settings.profile.github.orgs else (focus_parts,)
-            for make_parts in steps:
-                later = make_parts(list(store.items_in_window(window)), settings.profile)
-                pending = {
-                    part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json()}) for part in later
-                }
-                results |= dispatcher.wait(pending, progress)
-                parts += later
+            if settings.profile.github.orgs:
+                threads = thread_parts(list(store.items_in_window(window)), settings.profile)
+                results |= dispatcher.wait(send_parts(dispatcher, base, threads), progress, focus.arrived)
+                parts += threads
+            details = focus_parts(focus.candidates())
+            results |= dispatcher.wait(send_parts(dispatcher, base, details), progress)
+            parts += details
     except BaseException:
         store.finish_run(run_id, "interrupted", 0, "stopped before the end")
         raise
@@ -199,6 +202,10 @@ def collect_with_workers(
         store.save_source_status(run_id, status, base["since"], base["until"])
     finish_run(store, run_id, statuses)
     return statuses
+
+
+def send_parts(dispatcher: Dispatcher, base: dict[str, Any], parts: Sequence[Part]) -> dict[str, AsyncResult]:
+    return {part.label: dispatcher.send(COLLECT_TASK, {**base, "part": part.as_json()}) for part in parts}
 
 
 def source_status(

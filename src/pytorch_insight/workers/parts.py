@@ -9,11 +9,10 @@ in-process, and their file lists and timelines fetched by `details` parts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pytorch_insight.collect import focus_candidates
 from pytorch_insight.config import Profile
 from pytorch_insight.model import CoverageStatus, Item, SourceStatus
 from pytorch_insight.sources.github_listing import issue_comment_count
@@ -88,21 +87,26 @@ def thread_parts(items: Sequence[Item], profile: Profile) -> list[Part]:
     ]
 
 
-def focus_parts(items: Sequence[Item], profile: Profile, chunk: int = DETAILS_PER_TASK) -> list[Part]:
-    """The details of the window's focus candidates as tasks: picked once across every
-    repository of the profile (as in-process), grouped by repository, a few candidates a task so
-    the workers share them, the fullest tasks first."""
+def focus_scope(profile: Profile) -> Callable[[Item], bool]:
+    """Whether an item is one of the GitHub issues and pull requests of the profile's repositories
+    and organisations: the focus candidates are picked among all of them at once, as in-process."""
     github = profile.github
     scopes = [OrgScope.of(org, github) for org in github.orgs]
     listed = {repo.lower() for repo in github.repositories}
-    mine = [
-        item
-        for item in items
-        if item.source == "github" and item.kind != "commit" and item.repo is not None
-        if item.repo.lower() in listed or any(scope.wants(item.repo) for scope in scopes)
-    ]
+
+    def wants(item: Item) -> bool:
+        if item.source != "github" or item.kind == "commit" or item.repo is None:
+            return False
+        return item.repo.lower() in listed or any(scope.wants(item.repo) for scope in scopes)
+
+    return wants
+
+
+def focus_parts(candidates: Sequence[Item], chunk: int = DETAILS_PER_TASK) -> list[Part]:
+    """The details of the window's focus candidates as tasks: grouped by repository, a few
+    candidates a task so the workers share them, the fullest tasks first."""
     by_repo: dict[str, list[str]] = {}
-    for item in focus_candidates(mine, profile):
+    for item in candidates:
         by_repo.setdefault(item.repo or "", []).append(item.id)
     chunks = [ids[start : start + chunk] for ids in by_repo.values() for start in range(0, len(ids), chunk)]
     # The largest first: the workers take tasks in the order they are sent, and the phase ends

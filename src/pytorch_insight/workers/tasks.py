@@ -11,6 +11,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Sequence
 from contextlib import ExitStack, suppress
 from functools import partial
 from pathlib import Path
@@ -26,9 +27,9 @@ from pytorch_insight.collect import build_sources, fetch_guarded
 from pytorch_insight.config import Profile, Settings, with_llm
 from pytorch_insight.errors import InsightError
 from pytorch_insight.github_ledger import open_ledger
-from pytorch_insight.model import SourceStatus
+from pytorch_insight.model import Item, SourceStatus
 from pytorch_insight.redact import redact
-from pytorch_insight.sources import Source
+from pytorch_insight.sources import Emit, Source
 from pytorch_insight.sources.github import GitHubSource
 from pytorch_insight.sources.github_plan import OrgPlan, Slice
 from pytorch_insight.store import LLMLedger, Store, database_url
@@ -36,6 +37,7 @@ from pytorch_insight.window import Window, make_window
 from pytorch_insight.workers.app import ANSWER_TASK, COLLECT_TASK, broker_url, hide_password
 from pytorch_insight.workers.budget import BudgetTransport, Limit, SharedBudget
 from pytorch_insight.workers.parts import narrow
+from pytorch_insight.workers.writes import WriteBehind
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF_S = 60.0
@@ -105,37 +107,47 @@ class Runtime:
         store = self.store()
         statuses = []
         with ExitStack() as stack:
+            # Closed last: every write is done (or its error raised) before the task answers.
+            writes = WriteBehind(store)
+            stack.callback(writes.close)
             transport = BudgetTransport(settings.github_api_url, self.budget, inner=self.transport, ledger=self.ledger)
             sources = build_sources(settings, store, stack, (job["part"]["source"],), github_transport=transport)
             for source in sources:
                 if isinstance(source, GitHubSource) and job["part"]["kind"] == "org-plan":
                     statuses.append(plan_status(source, window))
                     continue
+                if isinstance(source, GitHubSource):
+                    source.lookup = writes.lookup  # what it reads back includes what it just stored
+                saved: set[str] = set()
+                save = partial(save_noted, writes.save, saved)
                 # As in-process: a source's unforeseen fault fails that source, not the task.
-                fetched = fetch_guarded(source.name, partial(self._fetch, source, job, window, store, progress))
-                statuses.append(fetched.model_dump(mode="json"))
+                fetched = fetch_guarded(source.name, partial(self._fetch, source, job, window, save, progress))
+                # What it stored, so that the dispatcher reads those items for the focus pick while
+                # the workers go on (workers/focus.py).
+                statuses.append({**fetched.model_dump(mode="json"), "saved": sorted(saved)})
         return statuses
 
     @staticmethod
-    def _fetch(
-        source: Source, job: dict[str, Any], window: Window, store: Store, progress: TaskProgress
-    ) -> SourceStatus:
+    def _fetch(source: Source, job: dict[str, Any], window: Window, save: Emit, progress: TaskProgress) -> SourceStatus:
         """A GitHub part leaves the focus details to the dispatcher's `details` parts, which pick
         the candidates across the whole window once, and an organisation's threads to its
         `threads` parts, one per repository (a job from an older dispatcher has neither)."""
         kind = job["part"]["kind"]
         if isinstance(source, GitHubSource) and kind == "details":
-            return source.fetch_details(window, job["part"].get("ids", []), store.save_items, progress)
+            return source.fetch_details(window, job["part"].get("ids", []), save, progress)
         if isinstance(source, GitHubSource) and kind == "threads":
-            return source.fetch_threads(window, job["part"].get("ids", []), store.save_items, progress)
+            return source.fetch_threads(window, job["part"].get("ids", []), save, progress)
         if isinstance(source, GitHubSource) and kind == "org-slice":
             piece = Slice.from_json(job["part"]["slice"])
-            return source.fetch(
-                window, store.save_items, progress, details=False, org_threads=False, org_slices=[piece]
-            )
+            return source.fetch(window, save, progress, details=False, org_threads=False, org_slices=[piece])
         if isinstance(source, GitHubSource) and job.get("focus") == "dispatcher":
-            return source.fetch(window, store.save_items, progress, details=False, org_threads=False)
-        return source.fetch(window, store.save_items, progress)
+            return source.fetch(window, save, progress, details=False, org_threads=False)
+        return source.fetch(window, save, progress)
+
+
+def save_noted(save: Emit, saved: set[str], batch: Sequence[Item]) -> None:
+    save(batch)
+    saved.update(item.id for item in batch)
 
 
 def plan_status(source: GitHubSource, window: Window) -> dict[str, Any]:
