@@ -247,7 +247,10 @@ class _Builder:
         if analysis.fix_state == "open" and not refs:
             return self.t("fix_open_self")
         # What the threads add to the states: a merge asked for, a PR announced without its number.
-        thread = self.t("fix_merge_requested", quote=analysis.merge_requested) if analysis.merge_requested else ""
+        thread = ""
+        if analysis.merge_requested:  # "author: their words": the words are a quote, marked as one
+            who, _, words = analysis.merge_requested.partition(": ")
+            thread = self.t("fix_merge_requested", who=who, words=words)
         if analysis.pr_mentioned:
             thread += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
         if analysis.superseded:

@@ -127,8 +127,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "no fix PR in the window; its timeline shows PRs referencing it: {refs}",
     },
     "fix_merge_requested": {
-        "zh": "；关闭前有人请求合入（{quote}）",
-        "en": "; a merge was requested before it closed ({quote})",
+        "zh": "；关闭前 {who} 请求合入（“{words}”）",
+        "en": "; {who} asked for a merge before it closed (“{words}”)",
     },
     "fix_closed_landed_said": {
         "zh": "GitHub 上已关闭，讨论中有人说它已合入（“{quote}”）",
