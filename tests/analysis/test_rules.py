@@ -348,11 +348,11 @@ def test_a_sentence_led_by_the_impact_s_name_is_the_impact() -> None:
 def test_a_title_that_states_the_problem_gives_way_to_the_description_s_sentence() -> None:
     body = (
         "Thanks for looking.\n\nWhen more blocks are launched than the device can hold at once, some never "
-        "start, so the reduction deadlocks.\n\nAn example of the deadlock:"
+        "start, so the all-reduce hangs.\n\nAn example of the hang:"
     )
-    [assessed] = assess([item(70, "Fix reduction deadlocks with many blocks", body, kind="pull_request")], PROFILE)
+    [assessed] = assess([item(70, "Fix the all-reduce hang with many ranks", body, kind="pull_request")], PROFILE)
     stated = (
-        "When more blocks are launched than the device can hold at once, some never start, so the reduction deadlocks."
+        "When more blocks are launched than the device can hold at once, some never start, so the all-reduce hangs."
     )
     # The fact is quoted from the description (the title alone restates the entry), and so is the impact.
     assert assessed.facts.first("hang").evidence == stated
@@ -360,8 +360,8 @@ def test_a_title_that_states_the_problem_gives_way_to_the_description_s_sentence
 
 
 def test_a_fix_s_impact_is_the_problem_its_report_states_in_its_title() -> None:
-    issue = item(80, "Compiled backward returns a wrong gradient for scatter", "```python\nimport torch\n```")
-    fix = item(81, "Route the scatter backward through the decomposition", "Fixes #80", kind="pull_request")
+    issue = item(80, "Compiled backward returns a wrong gradient for a masked fill", "```python\nimport torch\n```")
+    fix = item(81, "Route the masked fill backward through the decomposition", "Fixes #80", kind="pull_request")
     ranked = assess([issue, fix], PROFILE)
     by_id = {a.item.number: a for a in ranked}
     assert impact_sentences([by_id[81], by_id[80]]) == [issue.title]

@@ -168,9 +168,9 @@ def test_a_failure_word_inside_a_name_list_or_a_dotted_name_is_no_failure() -> N
 
 
 def test_the_digits_of_a_link_are_no_measurement() -> None:
-    # "#L447%C2%A0": a line anchor and an encoded space, not a 447 % change.
+    # "#L88%C2%A0": a line anchor and an encoded space, not an 88 % change.
     sentence = (
-        "The upgrade segfaults, see https://github.com/NVIDIA/cudnn-frontend/blob/main/graph.h#L447%C2%A0 "
+        "The upgrade segfaults, see https://github.com/example/kernels/blob/main/plan.h#L88%C2%A0 "
         "where the strides are read."
     )
     facts = EXTRACT.extract(item(1, "Roll back the frontend upgrade", sentence, kind="pull_request"))
@@ -178,6 +178,6 @@ def test_the_digits_of_a_link_are_no_measurement() -> None:
 
 
 def test_a_title_about_a_commit_introducing_a_bug_is_no_design_change() -> None:
-    bug = EXTRACT.extract(item(1, "Commit `abc1234` introducing a bug in `unpin_memory` call"))
+    bug = EXTRACT.extract(item(1, "Commit abc1234 introducing a bug in the allocator free path"))
     feature = EXTRACT.extract(item(2, "Introduce a new IR for export", kind="pull_request"))
     assert bug.first("design") is None and feature.first("design") is not None

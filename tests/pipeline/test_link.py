@@ -142,10 +142,11 @@ def test_an_issue_named_on_a_line_of_its_own_is_what_the_pr_fixes() -> None:
 
 
 def test_two_reports_of_one_bug_in_other_words_are_one_story() -> None:
-    first = item(1, "torch.compile produces incorrect results with Tensor subclass using __torch_function__")
-    second = item(2, "Tensor subclass using __torch_function__ produce wrong results with torch.compile")
-    other = item(3, "Tensor subclass with __torch_dispatch__ fails to export")
-    unrelated = item(4, "[MPS] torch.compile produces incorrect results for sort")
+    wrong = "The result is silently wrong."
+    first = item(1, "Sparse matmul returns zeros for a CSR tensor with empty rows", wrong)
+    second = item(2, "CSR tensor with empty rows makes sparse matmul return zeros", wrong)
+    other = item(3, "CSR tensor conversion drops its layout")
+    unrelated = item(4, "[MPS] sort returns zeros for empty rows")
     result = run(first, second, other, unrelated)
     assert ref(2) in relations(result[first.id], "similar")
     assert ref(1) in relations(result[second.id], "similar")

@@ -106,13 +106,13 @@ def test_a_closed_design_proposal_is_not_said_to_be_open_for_comments() -> None:
 def test_a_change_with_no_stated_problem_is_told_by_its_description_not_its_title_again() -> None:
     change = item(
         3101,
-        "[inductor] Separate queue for off-path scheduling",
-        "This change lowers peak memory by scheduling off-path nodes near their original position.",
+        "[inductor] Reorder the fusion queue",
+        "This change lowers peak memory by freeing each buffer as soon as its last reader runs.",
         kind="pull_request",
         n_comments=2,
     )
-    report_issue = item(3102, "Docs page for the export API has a dead link", "The link is dead.", n_comments=2)
+    report_issue = item(3102, "Tutorial page for custom ops has a dead link", "The link is dead.", n_comments=2)
     entries = {e.ref: e for e in report_of([change, report_issue]).focus}
-    assert entries["#3101"].conclusion.startswith("PR: “This change lowers peak memory by scheduling")
+    assert entries["#3101"].conclusion.startswith("PR: “This change lowers peak memory by freeing each buffer")
     # A reporter's title is their own statement: it stays what the conclusion quotes.
-    assert entries["#3102"].conclusion.startswith("Issue: “Docs page for the export API has a dead link”")
+    assert entries["#3102"].conclusion.startswith("Issue: “Tutorial page for custom ops has a dead link”")

@@ -67,13 +67,15 @@ def test_the_comments_a_fix_state_quotes_are_its_evidence() -> None:
 def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whether_it_landed() -> None:
     bug = item(30, "Compiled model leaks memory and crashes with a segfault on H100", state="closed")
     body = (
-        "Partially fixes #{}\n\nThe memo keeps every tensor alive after compile, so host memory grows and it crashes."
+        "Partially fixes #{}\n\nThe cache keeps every tensor alive after compile, so host memory grows and it crashes."
     )
-    partial = item(31, "Clear the memo that keeps tensors alive", body.format(30), kind="pull_request", state="closed")
+    partial = item(
+        31, "Release the cache that keeps tensors alive", body.format(30), kind="pull_request", state="closed"
+    )
     [story] = report_of([bug, partial], window=WINDOW).focus
     assert story.ref == "#30" and story.relations == ["partly fixed by #31"]
     # Its issue outside the window: the change leads, and says it fixes only part of it.
-    alone = item(32, "Clear the memo that keeps tensors alive", body.format(29), kind="pull_request", state="closed")
+    alone = item(32, "Release the cache that keeps tensors alive", body.format(29), kind="pull_request", state="closed")
     [entry] = report_of([alone], window=WINDOW).focus
     assert entry.conclusion.startswith("Partly fixes #29, a problem stated as") and entry.relations == [
         "partly fixes #29"
@@ -93,8 +95,9 @@ def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone
 
 
 def test_a_closed_pr_its_thread_says_landed_is_said_to_be_so() -> None:
-    _, entry = closed_fix(23, "Stamped as the diff has been landed D123")
+    _, entry = closed_fix(23, "Thanks, this was merged internally as D123.")
     assert (
-        entry.fix_text == "closed on GitHub, and a comment says it landed (“Stamped as the diff has been landed D123”)"
+        entry.fix_text
+        == "closed on GitHub, and a comment says it landed (“Thanks, this was merged internally as D123.”)"
     )
     assert entry.action == "track" and "check that your build contains the fix #23" in entry.reason
