@@ -57,6 +57,8 @@ HELD_OUT = (
     "week 10-13..10-19",
     "week 08-18..08-24",
     "week 03-02..03-08",
+    "week 07-14..07-20",
+    "week 09-14..09-20",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

@@ -121,4 +121,8 @@ class Judgement(BaseModel):
     # The average precision on the newest part of its corpus (the model's data card) a class needs
     # before the model's reading of it counts at all.
     reliable: float = 0.5
+    # Classes that only temper a problem (an edge case, a fuzzer's find): from the given probability
+    # on, the class's fact is added, weighed in full, and its reason says it is the model's leaning,
+    # not a finding. Their bar is set by the judgement benchmark, not by `reliable`.
+    hints: dict[str, float] = Field(default_factory=dict)
     model: str | None = None  # a model file; the shipped one by default

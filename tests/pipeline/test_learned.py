@@ -9,6 +9,7 @@ from dataclasses import replace
 from pytorch_insight.config_ranking import Judgement as Settings
 from pytorch_insight.pipeline.facts import FactExtractor
 from pytorch_insight.pipeline.learned import LearnedJudge
+from pytorch_insight.pipeline.reasons import fact_reason
 from pytorch_insight.pipeline.severity import SeverityModel, load_model, read_model, terms, write_model
 from tests.pipeline.helpers import PROFILE, item
 
@@ -81,3 +82,44 @@ def test_the_shipped_model_has_a_card_with_its_corpus_and_time_split_metrics() -
     card = model.card
     assert card["examples"] >= 1 and card["date_range"] and card["evaluation"]["per_class"]
     assert set(model.classes) <= set(PROFILE.judgement.classes)
+
+
+# A class that only tempers: "fuzz" words lean towards what triagers label an edge case.
+EDGE_VOCABULARY = ["denormal", "subnormal", "boundary", "t:boundary"]
+EDGE_MODEL = SeverityModel(
+    classes=("edge_case",),
+    index={term: n for n, term in enumerate(EDGE_VOCABULARY)},
+    idf=[1.0] * len(EDGE_VOCABULARY),
+    coef=[[2.0, 2.0, 2.0, 2.0]],
+    intercept=[-3.0],
+    platt=[(1.0, 0.0)],
+    card={"evaluation": {"per_class": {"edge_case": {"average_precision": 0.3}}}},
+)
+EDGE_SETTINGS = Settings(
+    classes={"edge_case": ["module: edge cases"]}, facts={"edge_case": "edge_case"}, hints={"edge_case": 0.2}
+)
+
+
+def test_a_tempering_class_speaks_from_its_own_bar_as_a_leaning_weighed_in_full() -> None:
+    """An edge-case leaning counts below `add` and below the `reliable` bar: it only tempers, and its
+    reason says it is the model's leaning with the probability the model gave."""
+    judge = LearnedJudge(EDGE_SETTINGS, EDGE_MODEL)
+    it = item(4, "Wrong sign at the float boundary", "Subnormal inputs near the boundary give a wrong sign. Details.")
+    result = judge.judge(it, EXTRACT.extract(it))
+    fact = result.facts.first("edge_case")
+    assert fact is not None and fact.source == "hint" and fact.confidence == 1.0
+    p = result.judgement.p("edge_case")
+    assert 0.2 <= p < 0.6 and fact.detail == f"p={p:.2f}"
+    assert fact.evidence == "Subnormal inputs near the boundary give a wrong sign."
+    assert "edge_case" not in result.judgement.evidence  # a leaning is no problem the model found
+    reason = fact_reason(fact)
+    assert f"leans towards an edge case or a fuzzer's find (p={p:.2f}" in reason.en and "倾向于" in reason.zh
+
+
+def test_a_tempering_class_below_its_bar_or_already_labelled_adds_nothing() -> None:
+    judge = LearnedJudge(EDGE_SETTINGS, EDGE_MODEL)
+    plain = item(5, "Wrong sign in matmul", "The output has the wrong sign for ordinary inputs.")
+    assert judge.judge(plain, EXTRACT.extract(plain)).facts.first("edge_case") is None
+    labelled = item(6, "Wrong sign at the float boundary", "Subnormal inputs.", labels=["module: edge cases"])
+    facts = judge.judge(labelled, EXTRACT.extract(labelled)).facts
+    assert [fact.source for fact in facts.facts if fact.kind == "edge_case"] == ["label"]

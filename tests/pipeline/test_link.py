@@ -153,3 +153,40 @@ def test_two_reports_of_one_bug_in_other_words_are_one_story() -> None:
     assert not relations(result[other.id], "similar") and not relations(result[unrelated.id], "similar")
     stories = select_focus(assess([first, second], PROFILE), PROFILE, 12)
     assert [set(s.members) for s in stories] == [{first.id, second.id}]
+
+
+def test_a_cherry_pick_for_its_original_change_fixes_only_the_issue_it_names() -> None:
+    pick = item(
+        301,
+        "[cherry-pick] Fix the loader crash on empty shards",
+        body="This is the cherry-pick PR for #290 into the release branch.\n\nFixes #280",
+        kind="pull_request",
+    )
+    result = run(pick)
+    assert relations(result[pick.id], "fixes") == [ref(280)]  # #290 is the change it copies
+
+
+def test_an_issue_that_names_the_one_pr_fixing_it_is_one_story_with_it() -> None:
+    bug = item(400, "cumsum crashes on an empty half tensor", body="Repro below.\n\nsee #401\n\nI fixed it there.")
+    fix = item(401, "Handle empty inputs in cumsum", body="Return early when numel is zero.", kind="pull_request")
+    suggests = item(402, "Scatter is slow on strided inputs", body="See #401. Two possible fixes: copy first, or loop.")
+    two = item(403, "Crash in the allocator", body="I fixed it in #401 or maybe #404.")
+    other = item(404, "Allocator cleanup", kind="pull_request")
+    result = run(bug, fix, suggests, two, other)
+    assert relations(result[bug.id], "fixed_by") == [fix.id]
+    assert relations(result[fix.id], "fixes") == [bug.id]
+    assert 'the issue names its fix: "I fixed it there."' in {r.evidence for r in result[bug.id].relations}
+    assert relations(result[suggests.id], "fixed_by") == [] and relations(result[two.id], "fixed_by") == []
+
+
+def test_a_report_listing_related_reports_tracks_none_of_them() -> None:
+    report = item(
+        500,
+        "Linear aborts for a transposed bf16 weight",
+        body="The process aborts.\n\nRelated, but a different failure:\n\n- #501 wrong values\n- #502 nondeterminism\n- #503 "
+        "another abort\n",
+    )
+    umbrella = item(510, "Release blockers", body="Open items:\n\n- #501\n- #502\n- #503\n")
+    result = run(report, umbrella)
+    assert relations(result[report.id], "tracks") == []
+    assert relations(result[umbrella.id], "tracks") == [ref(501), ref(502), ref(503)]

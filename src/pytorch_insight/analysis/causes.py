@@ -46,6 +46,13 @@ UNKNOWN_CAUSE = re.compile(
     re.I,
 )
 NOT_A_FAILURE = re.compile(r"\b(?:unaffected|not affected|works (?:fine|correctly)|is (?:fine|safe|correct))\b", re.I)
+# "nn.Linear hits it the same way, because it calls F.linear": why others are hit too (the
+# failure's reach), not what goes wrong.
+HIT_TOO = re.compile(
+    r"\b(?:hit|hits|affected|affects|fail|fails|break|breaks)\b[^.;]{0,30}?\b(?:the same way|as well|too)\b|"
+    r"\balso (?:hit|hits|affected|fail|fails|break|breaks)\b",
+    re.I,
+)
 # "We had to remove it because ...", "reverted this because ...": why the authors changed something,
 # not why the failure happens.
 CHANGE_REASON = re.compile(
@@ -100,6 +107,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
     before = sentence[: marker.start()]
     return bool(
         NOT_A_FAILURE.search(before)
+        or HIT_TOO.search(before)
         or ABANDONED.search(sentence[: marker.end()])
         or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
         or POINTER_CAUSE.search(sentence)

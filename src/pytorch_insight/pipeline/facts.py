@@ -246,8 +246,11 @@ BEFORE_CONTEXT = re.compile(
     r"(?:\s+\S+){0,2}\s*$"
 )
 AFTER_CONTEXT = re.compile(
-    r"^[\s-]*(?:avoidance|prevention|detection|detector|free|safe|safety|handling|handler|checks?|tests?|"
-    r"guards?|mode|message|messages|case|cases|path)\b"
+    # "device-side assert stderr checks": a failure word naming what a check looks for, a word or two
+    # before the check (never across a preposition: "a segfault in tests" is one)
+    r"^[\s-]*(?:(?!(?:in|on|at|of|for|with|when|while|during|from|under|after|before)\b)[\w.]+[\s-]+){0,2}?"
+    r"(?:checks?|tests?|markers?|detection|detector|handling|handler|guards?)\b"
+    r"|^[\s-]*(?:avoidance|prevention|free|safe|safety|mode|message|messages|case|cases|path)\b"
 )
 NEGATIONS_ANYWHERE = re.compile(r"\b(?:no (?:behaviou?r|functional|user-facing) change|nfc|no-op)\b")
 FIX_INTENT = re.compile(
@@ -281,7 +284,9 @@ class Fact:
     kind: str  # a problem kind, "gain", "design", "hardware", "scale", "downstream", "release", "default"
     evidence: str  # the sentence it was read from (bounded)
     detail: str = ""  # the matched words: a magnitude, a hardware name, a downstream user ...
-    source: str = "text"  # "text" (a phrase read it), "label" (a triager's label), "model" (the learned judgement)
+    # "text" (a phrase read it), "label" (a triager's label), "model" (the learned judgement), "hint"
+    # (the learned judgement's leaning towards a class that tempers a problem, learned.py)
+    source: str = "text"
     confidence: float = 1.0  # the learned judgement's probability for a "model" fact
     # The title, when it states the kind too: one line says what the thread is about, and the
     # evidence above (the description's sentence) says more.
@@ -449,7 +454,7 @@ def _better(magnitude: re.Match[str], sentence: str) -> bool:
 def _asserted(sentence: str, match: re.Match[str]) -> bool:
     """The failure is stated as happening, not denied, prevented, tested for or imagined."""
     before = sentence[max(0, match.start() - 60) : match.start()]
-    after = sentence[match.end() : match.end() + 20]
+    after = sentence[match.end() : match.end() + 60]
     if sentence[max(0, match.start() - 5) : match.start()].endswith(("test_", "_", "/", ".")) or after.startswith(
         ("_", "/")
     ):

@@ -67,10 +67,10 @@ def _is_landed(assessment: Assessment) -> bool:
 
 def is_cherry_pick(assessment: Assessment) -> bool:
     item = assessment.item
-    return bool(CHERRY_TITLE.match(item.title or "") or _cherry_pick(item.body))
+    return bool(CHERRY_TITLE.match(item.title or "") or cherry_picked(item.body))
 
 
-def _cherry_pick(body: str | None) -> re.Match[str] | None:
+def cherry_picked(body: str | None) -> re.Match[str] | None:
     """The cherry-pick the beginning of a body names. Its word is looked for first: few bodies hold
     it, and the pattern, case-blind and led by a word boundary, tries every position of the rest."""
     head = (body or "")[:2000]
@@ -99,7 +99,7 @@ def link_duplicates(assessments: Sequence[Assessment], by_id: Mapping[str, Asses
     for assessment in assessments:
         if assessment.item.kind == "commit":
             continue
-        picked = _cherry_pick(assessment.item.body)
+        picked = cherry_picked(assessment.item.body)
         if picked and assessment.item.repo:
             original = by_id.get(github_item_id(assessment.item.repo, int(picked.group(1) or picked.group(2))))
             if original is not None and original is not assessment:

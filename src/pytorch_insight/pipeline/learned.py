@@ -9,6 +9,9 @@ The model never vetoes a phrase-read fact: its classes are what triagers label, 
 many crashes unlabelled `module: crash`, so "unlikely to be labelled" is no evidence that a
 sentence saying "a hard crash" is false. Only classes it tells apart on the newest part of its
 corpus (the data card's average precision at least `reliable`) speak at all.
+
+A class that only tempers a problem (`hints`: what triagers label an edge case or a fuzzer's find)
+speaks from a lower bar of its own, as a leaning the reason names as such, never as a finding.
 """
 
 from __future__ import annotations
@@ -53,18 +56,33 @@ class LearnedJudge:
             # from the environment dump after it.
             return sentences(read_body(item.body, QUOTE_REACH))[:SENTENCE_LIMIT]
 
-        judgement = self.model.judge(item.title, item.body, read, fact_terms(facts), explain=self.settings.explain)
+        settings = self.settings
+        explain = min([settings.explain, *settings.hints.values()])
+        judgement = self.model.judge(item.title, item.body, read, fact_terms(facts), explain=explain)
         probabilities = dict(judgement.probabilities)
         labelled = {self.label_classes[label.lower()] for label in item.labels if label.lower() in self.label_classes}
         for name in labelled:
             probabilities[name] = 1.0
-        evidence = {name: text for name, text in judgement.evidence.items() if name in self.reliable}
+        evidence = {
+            name: text
+            for name, text in judgement.evidence.items()
+            if name in self.reliable and probabilities[name] >= settings.explain
+        }
         kept = list(facts.facts)
         kinds = {fact.kind for fact in kept}
-        for name, kind in self.settings.facts.items():
+        for name, kind in settings.facts.items():
+            if name in settings.hints:
+                continue
             p, sentence = probabilities.get(name, 0.0), evidence.get(name)
-            if kind in kinds or name in labelled or p < self.settings.add or not sentence:
+            if kind in kinds or name in labelled or p < settings.add or not sentence:
                 continue
             kept.append(Fact(kind, shorten(sentence, EVIDENCE_LIMIT), f"p={p:.2f}", "model", round(p, 3)))
+            kinds.add(kind)
+        for name, bar in settings.hints.items():
+            kind, p, sentence = settings.facts.get(name), probabilities.get(name, 0.0), judgement.evidence.get(name)
+            if kind is None or kind in kinds or name in labelled or p < bar or not sentence:
+                continue
+            # Weighed in full: the bar, not the probability, says how far the leaning is trusted.
+            kept.append(Fact(kind, shorten(sentence, EVIDENCE_LIMIT), f"p={p:.2f}", "hint", 1.0))
             kinds.add(kind)
         return Judged(replace(facts, facts=tuple(kept)), Judgement(probabilities, evidence))

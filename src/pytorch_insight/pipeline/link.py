@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.fuse import cherry_picked
 from pytorch_insight.text import shorten
 
 # "Fixes #N", "closes o/r#N", "Fixes <issue URL>", "Partial fix of <url>", "fix for #N".
@@ -24,12 +25,25 @@ REFERENCE = re.compile(
 REFERENCE_GAP = re.compile(r"[ \t]*(?:,|and|&)?[ \t]*", re.I)
 PARTIAL = re.compile(r"\bpartial(?:ly)?\s+$", re.I)
 PARTIAL_REACH = 12
+# A reference to a PR or an issue, by number or by either URL.
+REFERENCE_OR_PULL = re.compile(
+    r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|(?<![\w/])#(?P<n2>\d+)|"
+    r"https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/(?:issues|pull)/(?P<n3>\d+))"
+)
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
 # A description that ends its account with the issue on a line of its own ("...\n#N"): the
 # reference is the PR's subject. Only an issue known to be one is taken this way.
 OWN_LINE = re.compile(r"^[ \t]*(?:(?P<repo>[\w.-]+/[\w.-]+)?#(?P<number>\d+))[ \t]*$", re.M)
 NOT_A_FIX = re.compile(
     r"\b(?:related|see|similar|follow[- ]?up|part of|tracking|umbrella|cf\.|context|pull request resolved)\b", re.I
+)
+# An issue's reporter saying a fix exists: "I fixed it", "I opened a PR to fix this", "fixed in #N"
+# ("possible fixes: ..." only suggests one).
+FIX_OFFERED = re.compile(
+    r"\b(?:(?:i|we)(?:'ve| have)? (?:already )?fixed (?:it|this)|(?:i|we)(?:'ve| have)? (?:opened|sent|submitted|created|put up) "
+    r"an? (?:pr|pull request|fix|patch)|(?:pr|pull request|patch) (?:to fix|that fixes|with (?:a|the) fix)|"
+    r"fix(?:ed)? (?:is )?(?:in|at|by)\s+(?:#|https?://))",
+    re.I,
 )
 CHANGE_KINDS = ("pull_request", "commit")
 THREAD_KINDS = ("issue", "pull_request", "rfc")
@@ -49,6 +63,7 @@ RELATED_MAX_ITEMS = 3  # an identifier shared by more items than this is too com
 RELATED_PER_ITEM = 5
 QUOTE_LIMIT = 160
 TRACKER_MIN = 3  # issues listed in a description that make it a tracking (umbrella) issue
+RELATED_LEAD = re.compile(r"\b(?:related|see also|similar|not the same|prior|previous|earlier|other reports?)\b", re.I)
 LIST_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]*)?(.*)$", re.M)
 
 
@@ -109,11 +124,14 @@ def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment
         targets = [((r, n), f'closing keyword in {origin}: "{q}"') for r, n, q in closing_references(body, item.repo)]
         if assessment.facts.is_fix:
             seen = {target for target, _ in targets}
+            # "a cherry-pick PR for #N" names the change it copies, not a problem it fixes
+            picked = cherry_picked(body)
+            original = int(picked.group(1) or picked.group(2)) if picked else None
             text = f"{item.title or ''}\n{body}"
             targets += [
                 ((r, n), f'issue reference in a fix: "{q}"')
                 for r, n, q in closing_references(text, item.repo, FIX_MENTION)
-                if (r, n) not in seen
+                if (r, n) not in seen and n != original
             ]
         targets += [((r, n), f'issue URL in {origin}: "{q}"') for r, n, is_fix, q in issue_urls(body) if is_fix]
         if item.kind == "pull_request":
@@ -125,6 +143,36 @@ def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment
             assessment.relate("fixes", target, evidence)
             if target in by_id:
                 by_id[target].relate("fixed_by", assessment.id, evidence)
+
+
+def link_offered_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
+    """An issue whose reporter names the one PR of the window that fixes it ("see <PR>. I fixed it,
+    but cannot merge"): the PR that never names the issue back fixes it all the same."""
+    for assessment in assessments:
+        item = assessment.item
+        if item.kind != "issue" or not item.body or not (said := FIX_OFFERED.search(item.body)):
+            continue
+        changes = {
+            target
+            for match in REFERENCE_OR_PULL.finditer(item.body)
+            if (target := _reference_id(match, item.repo)) in by_id and by_id[target].item.kind == "pull_request"
+        }
+        if len(changes) != 1:
+            continue  # several PRs named: which one fixes it is not said
+        target = changes.pop()
+        if any(r.target == target and r.type == "fixed_by" for r in assessment.relations):
+            continue  # the PR names the issue itself
+        line_start = item.body.rfind("\n", 0, said.start()) + 1
+        line_end = item.body.find("\n", said.end())
+        line = item.body[line_start : line_end if line_end >= 0 else None]
+        evidence = f'the issue names its fix: "{_quote(line)}"'
+        assessment.relate("fixed_by", target, evidence)
+        by_id[target].relate("fixes", assessment.id, evidence)
+
+
+def _reference_id(match: re.Match[str], repo: str | None) -> str:
+    target_repo = match.group("repo") or match.group("urepo") or repo or ""
+    return github_item_id(target_repo, int(match.group("n1") or match.group("n2") or match.group("n3")))
 
 
 def link_commits(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
@@ -161,7 +209,7 @@ def link_trackers(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
         if item.kind not in ("issue", "rfc") or not item.body or not item.repo:
             continue
         listed: dict[str, str] = {}  # target -> the list line naming it
-        for line in LIST_LINE.findall(item.body):
+        for line in tracked_lines(item.body):
             for match in REFERENCE.finditer(line):
                 repo = match.group("repo") or match.group("urepo") or item.repo
                 number = match.group("n1") or match.group("n2") or match.group("n3")
@@ -177,6 +225,19 @@ def link_trackers(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
             assessment.relate("tracks", target, evidence)
             if target in by_id:
                 by_id[target].relate("tracked_by", assessment.id, evidence)
+
+
+def tracked_lines(body: str) -> list[str]:
+    """The list lines of a description, but those under a lead-in that calls them related reports
+    ("Related but not the same:"): a bug report citing its neighbours tracks none of them."""
+    found, lead = [], ""
+    for line in body.splitlines():
+        if (listed := LIST_LINE.match(line)) is not None:
+            if not RELATED_LEAD.search(lead):
+                found.append(listed.group(1))
+        elif line.strip():
+            lead = line
+    return found
 
 
 def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset[str]) -> None:
@@ -244,6 +305,7 @@ def link(assessments: Sequence[Assessment], common_identifiers: Sequence[str] = 
     by_id = {assessment.id: assessment for assessment in assessments}
     link_commits(assessments, by_id)
     link_fixes(assessments, by_id)
+    link_offered_fixes(assessments, by_id)
     link_trackers(assessments, by_id)
     link_mentions(assessments, by_id)
     link_similar_reports(assessments)

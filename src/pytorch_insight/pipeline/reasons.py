@@ -33,11 +33,16 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "the learned triage model reads it as {what} (p={p}): “{quote}”",
         "zh": "按分诊模型判断为{what}（概率 {p}）：“{quote}”",
     },
+    "fact-hint": {
+        "en": "the learned triage model leans towards {what} (p={p}, from “{quote}”)",
+        "zh": "分诊模型倾向于认为是{what}（概率 {p}，依据：“{quote}”）",
+    },
     "fact-mentions": {"en": "mentions “{detail}”", "zh": "提及“{detail}”"},
     "fact-measured": {"en": "measured “{detail}”", "zh": "实测“{detail}”"},
     "key-contributor": {
-        "en": "by key contributor {name} (@{login}, {team})",
-        "zh": "关键贡献者 {name}（@{login}，{team}）",
+        # The list is the profile's, not the thread's: the reason says whose word it is.
+        "en": "author @{login} is on the profile's key-contributor list ({name}, {team})",
+        "zh": "作者 @{login} 在配置的关键贡献者名单中（{name}，{team}）",
     },
     "watched-person": {"en": "{reader} reader watches {login}", "zh": "{reader}读者关注 {login}"},
     "watched-keyword": {"en": "{reader} reader watches {keywords}", "zh": "{reader}读者关注 {keywords}"},
@@ -119,7 +124,10 @@ def joined(reasons: list[Reason], separator: dict[str, str] | None = None) -> Lo
 # Facts whose words are themselves the fact (a hardware or user named, a release word): "mentions".
 MENTIONED = frozenset({"hardware", "scale", "downstream", "release", "default"})
 # What the learned model's classes read as, where the fact's own name is no noun phrase.
-MODEL_NAMES: dict[str, dict[str, str]] = {"urgent": {"en": "high priority", "zh": "高优先级"}}
+MODEL_NAMES: dict[str, dict[str, str]] = {
+    "urgent": {"en": "high priority", "zh": "高优先级"},
+    "edge_case": {"en": "an edge case or a fuzzer's find", "zh": "边界情况或模糊测试发现的问题"},
+}
 QUOTE_LIMIT = 100  # characters of a quoted sentence in a reason: several reasons share a line
 
 
@@ -129,10 +137,11 @@ def fact_reason(fact: Fact) -> Reason:
     tag = f"fact:{fact.kind}"
     if fact.source == "label":
         return reason("fact-label", tag=tag, label=fact.detail or fact.evidence.removeprefix("label: "))
-    if fact.source == "model":
+    if fact.source in ("model", "hint"):
         names = MODEL_NAMES.get(fact.kind) or FACT_NAMES.get(fact.kind, {"en": fact.kind, "zh": fact.kind})
         quote = excerpt(fact.evidence, limit=QUOTE_LIMIT)
-        return reason("fact-model", tag=tag, what=LocalizedText(**names), p=f"{fact.confidence:.2f}", quote=quote)
+        p = fact.detail.removeprefix("p=") if fact.source == "hint" else f"{fact.confidence:.2f}"
+        return reason(f"fact-{fact.source}", tag=tag, what=LocalizedText(**names), p=p, quote=quote)
     if fact.kind in MENTIONED or fact.evidence.startswith("environment: "):
         return reason("fact-mentions", tag=tag, detail=in_source_case(fact.detail, fact.evidence))
     if fact.kind == "measured":
