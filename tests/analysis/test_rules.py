@@ -369,3 +369,24 @@ def test_a_fix_s_impact_is_the_problem_its_report_states_in_its_title() -> None:
     assert impact_sentences([by_id[81], by_id[80]]) == [issue.title]
     # The report's own entry does not restate its title as its impact.
     assert issue.title not in impact_sentences([by_id[80], by_id[81]])
+
+
+def test_a_summary_that_opens_with_a_lead_in_keeps_its_whole_list_of_conditions() -> None:
+    body = (
+        "The loader hangs at the end of an epoch when:\n\n- workers > 0\n- pin_memory is on\n"
+        "- the dataset yields dicts whose tensors have very long key names\n\nIt does not hang otherwise."
+    )
+    assert summarise(parse_body(body)) == (
+        "The loader hangs at the end of an epoch when: workers > 0; pin_memory is on; "
+        "the dataset yields dicts whose tensors have very long key names"
+    )
+    shapes = "".join(f"- the shape number {n} with strides\n" for n in range(8))
+    long_list = "The kernel launch fails for these shapes:\n\n" + shapes
+    assert summarise(parse_body(long_list)).endswith("the shape number 5 with strides; …")
+    stacked = (
+        "Stack from [ghstack](https://github.com/ezyang/ghstack) (oldest at bottom):\n* __->__ #11\n* #10\n\n"
+        "The slicing kernel is lowered into:\n```\nx = y[::2]\n```\nIts stride is then read from the wrong buffer."
+    )
+    assert summarise(parse_body(stacked)) == (
+        "The slicing kernel is lowered into: Its stride is then read from the wrong buffer."
+    )  # another lead-in's list is not this one's

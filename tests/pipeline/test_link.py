@@ -183,8 +183,8 @@ def test_a_report_listing_related_reports_tracks_none_of_them() -> None:
     report = item(
         500,
         "Linear aborts for a transposed bf16 weight",
-        body="The process aborts.\n\nRelated, but a different failure:\n\n- #501 wrong values\n- #502 nondeterminism\n- #503 "
-        "another abort\n",
+        body="The process aborts.\n\nRelated, but a different failure:\n\n"
+        "- #501 wrong values\n- #502 nondeterminism\n- #503 another abort\n",
     )
     umbrella = item(510, "Release blockers", body="Open items:\n\n- #501\n- #502\n- #503\n")
     result = run(report, umbrella)

@@ -116,3 +116,26 @@ def test_a_change_with_no_stated_problem_is_told_by_its_description_not_its_titl
     assert entries["#3101"].conclusion.startswith("PR: “This change lowers peak memory by freeing each buffer")
     # A reporter's title is their own statement: it stays what the conclusion quotes.
     assert entries["#3102"].conclusion.startswith("Issue: “Tutorial page for custom ops has a dead link”")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_change_that_never_says_it_fixes_is_no_fix_of_the_problem_it_names(lang: str) -> None:
+    feature = item(
+        3101,
+        "Multi-block reduction through a shared staging buffer",
+        "Each block writes to its own staging slot: a single elected lane deadlocks there, waiting for the others.",
+        kind="pull_request",
+    )
+    fix = item(
+        3102,
+        "Fix the reduction deadlock on large grids",
+        "A single elected lane deadlocks waiting for the others on large grids.",
+        kind="pull_request",
+    )
+    report = report_of([feature, fix], lang)
+    entries = {entry.ref: entry.conclusion for entry in report.focus}
+    assert set(entries) == {"#3101", "#3102"}, entries
+    said = {"en": ("A change whose description says", "A fix for a problem"), "zh": ("改动，其描述提到", "修复改动")}
+    mentions, fixes = said[lang]
+    assert entries["#3101"].startswith(mentions) and fixes not in entries["#3101"]
+    assert entries["#3102"].startswith(fixes)

@@ -29,6 +29,7 @@ from pytorch_insight.text import (
     excerpt,
     join_sentences,
     parse_body,
+    prose,
     section,
     sentences,
     shorten,
@@ -83,6 +84,11 @@ API = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 CODE_SPAN = re.compile(r"`([^`\n]{2,60})`")
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 LIST_ITEM = re.compile(r"^[ \t]*+(?:[-*+]|\d++[.)])[ \t].*$", re.M)
+# A line ending in ":" and the list right below it.
+LEAD_IN_LIST = re.compile(r":[ \t]*\n(?:[ \t]*\n)*+((?:[ \t]*+(?:[-*+]|\d++[.)])[ \t].*(?:\n|$))+)")
+LIST_SUMMARY_ITEMS = 6
+LEAD_TAIL = 20  # the last characters of a lead-in sentence that find its line in the text
+BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s*")
 URL = re.compile(r"https?://\S+")
 SUMMARY_WORDS = 5
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
@@ -251,8 +257,27 @@ def summarise(body: Body, lists: bool = True) -> str:
             # repro ("I can look at it later") is no summary of it.
             return ""
         if found:
-            return join_sentences(found[:2])
+            return join_sentences(with_its_list(found[:2], candidate) if lists else found[:2])
     return ""
+
+
+def with_its_list(chosen: list[str], text: str) -> list[str]:
+    """A lead-in that ends in ":" keeps the list it introduces, whole: cut to the items long enough
+    to quote, it drops conditions and reads as a broader claim ("aborts when: <one of four
+    conditions>"). A list too long to quote is said to go on."""
+    lead = chosen[0]
+    if not lead.rstrip().endswith(":"):
+        return chosen
+    for block in LEAD_IN_LIST.finditer(text):
+        line = text[text.rfind("\n", 0, block.start()) + 1 : block.start() + 1]
+        if not " ".join(prose(line).split()).endswith(lead[-LEAD_TAIL:]):
+            continue  # another lead-in's list (a ghstack's, say)
+        items = [BULLET.sub("", " ".join(prose(item).split())) for item in LIST_ITEM.findall(block.group(1))]
+        items = [item for item in items if item]
+        if items:
+            listed = "; ".join(items[:LIST_SUMMARY_ITEMS]) + ("; …" if len(items) > LIST_SUMMARY_ITEMS else "")
+            return [f"{lead} {listed}"]
+    return chosen
 
 
 def says_something(sentence: str) -> bool:

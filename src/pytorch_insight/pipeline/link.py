@@ -40,8 +40,9 @@ NOT_A_FIX = re.compile(
 # An issue's reporter saying a fix exists: "I fixed it", "I opened a PR to fix this", "fixed in #N"
 # ("possible fixes: ..." only suggests one).
 FIX_OFFERED = re.compile(
-    r"\b(?:(?:i|we)(?:'ve| have)? (?:already )?fixed (?:it|this)|(?:i|we)(?:'ve| have)? (?:opened|sent|submitted|created|put up) "
-    r"an? (?:pr|pull request|fix|patch)|(?:pr|pull request|patch) (?:to fix|that fixes|with (?:a|the) fix)|"
+    r"\b(?:(?:i|we)(?:'ve| have)? (?:already )?fixed (?:it|this)|"
+    r"(?:i|we)(?:'ve| have)? (?:opened|sent|submitted|created|put up) an? (?:pr|pull request|fix|patch)|"
+    r"(?:pr|pull request|patch) (?:to fix|that fixes|with (?:a|the) fix)|"
     r"fix(?:ed)? (?:is )?(?:in|at|by)\s+(?:#|https?://))",
     re.I,
 )

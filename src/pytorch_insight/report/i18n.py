@@ -303,6 +303,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Partly fixes {refs}, a problem stated as {problem}",
     },
     "c_fix_untargeted": {"zh": "修复改动，所修问题：{problem}", "en": "A fix for a problem stated as {problem}"},
+    "c_change_mentions": {"zh": "改动，其描述提到：{problem}", "en": "A change whose description says {problem}"},
     "c_tracker": {
         "zh": "跟踪 {n} 个问题，其中最严重的：{problem}",
         "en": "Tracks {n} issues, the worst stated as {problem}",

@@ -115,7 +115,11 @@ class Narrator:
                 key = "c_fix_partial" if all(partial_fix(r.evidence) for r in fixes) else "c_fix"
                 refs = t.list_separator.join(self.ref(r.target) for r in fixes[:2])
                 return t(key, refs=refs, problem=self.problem(worst))
-            return t("c_fix_untargeted", problem=self.problem(worst))
+            if assessment.facts.is_fix:
+                return t("c_fix_untargeted", problem=self.problem(worst))
+            # A change that never says it fixes anything (a feature, a new option) may name a problem
+            # only to explain its design: "a fix for" it would be the report's invention.
+            return t("c_change_mentions", problem=self.problem(worst))
         if worst is not None:
             return t("c_problem", problem=self.problem(worst))
         if item.kind == "rfc" or (design is not None and design.detail == "RFC"):
