@@ -59,6 +59,8 @@ HELD_OUT = (
     "week 03-02..03-08",
     "week 07-14..07-20",
     "week 09-14..09-20",
+    "week 04-27..05-03",
+    "week 06-16..06-22",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

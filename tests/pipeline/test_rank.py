@@ -137,3 +137,20 @@ def test_the_participant_count_says_whether_it_leaves_the_author_out() -> None:
     result = run(known, unknown)
     assert "2 people besides the author in the thread" in texts(result[known.id].reasons)
     assert "2 people in the thread" in texts(result[unknown.id].reasons)
+
+
+def test_the_author_commenting_under_another_case_of_their_login_is_no_other_participant() -> None:
+    from pytorch_insight.model import Comment
+
+    thread = item(72, "[dynamo] Graph break on frozensets", author="someone")
+    thread = thread.model_copy(
+        update={
+            "comments": [
+                Comment(author="Someone", date="2026-04-09", body="rebased"),
+                Comment(author="reviewer", date="2026-04-09", body="lgtm"),
+                Comment(author="Reviewer", date="2026-04-10", body="merging"),
+            ]
+        }
+    )
+    result = run(thread)
+    assert not any("besides the author" in text for text in texts(result[thread.id].reasons))

@@ -46,6 +46,13 @@ UNKNOWN_CAUSE = re.compile(
     re.I,
 )
 NOT_A_FAILURE = re.compile(r"\b(?:unaffected|not affected|works (?:fine|correctly)|is (?:fine|safe|correct))\b", re.I)
+# "This is surprising because create_graph=True asks for ...", "it should work because ...": why
+# the reporter expected otherwise, not why it fails.
+EXPECTATION = re.compile(
+    r"\b(?:surpris\w*|unexpected\w*|counter-?intuitive|confusing|strange|weird|"
+    r"(?:should|ought to) (?:(?:\w+ ){0,2}(?:work|succeed|pass|be fine|be allowed)|not (?:fail|crash|error|raise)))\b",
+    re.I,
+)
 # "nn.Linear hits it the same way, because it calls F.linear": why others are hit too (the
 # failure's reach), not what goes wrong.
 HIT_TOO = re.compile(
@@ -108,6 +115,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
     return bool(
         NOT_A_FAILURE.search(before)
         or HIT_TOO.search(before)
+        or EXPECTATION.search(before)
         or ABANDONED.search(sentence[: marker.end()])
         or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
         or POINTER_CAUSE.search(sentence)

@@ -472,14 +472,16 @@ def _says_it_fixes(body: str) -> bool:
     return bool(SAYS_FIX.search(body[:3000].lower()))
 
 
+TABLE_CELLS = 3  # bars that make a "sentence" a run of table rows
 # Kinds whose detail is a number: the title's number is the one the thread leads with.
 MAGNITUDES = frozenset({"measured", "gain", "blowup"})
 
 
 def _says_more(sentence: str, title: str) -> bool:
     """Whether a description's sentence can stand for its title: not the title run into more words
-    (a description that opens by repeating it), nor a lead-in to an example cut away ("...:")."""
-    return title not in sentence and not sentence.rstrip().endswith(":")
+    (a description that opens by repeating it), nor a lead-in to an example cut away ("...:"), nor a
+    table's rows, whose cells say what they measure only to someone reading the whole table."""
+    return title not in sentence and not sentence.rstrip().endswith(":") and sentence.count("|") < TABLE_CELLS
 
 
 def longest_seconds(magnitude: str) -> float:

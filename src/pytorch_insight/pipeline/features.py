@@ -90,9 +90,8 @@ def extract_features(item: Item) -> Features:
         for token in IDENTIFIER.findall(" " + written)
         if len(token) >= 6 and not token.lower().startswith(("test_", "http"))
     )
-    participants = len(
-        {comment.author for comment in item.comments if comment.author and comment.author != item.author}
-    )
+    author = (item.author or "").lower()  # logins are case-blind
+    participants = len({c.author.lower() for c in item.comments if c.author and c.author.lower() != author})
     return Features(
         text=text,
         title=title_lower,

@@ -187,7 +187,9 @@ class Ranker:
         if item.reactions and self.window is None:
             total += min(settings.reaction_cap, settings.reaction_weight * math.log2(1 + item.reactions))
             reasons.append(reason("reactions", n=item.reactions))
-        participants = len({c.author for c in humans if c.author and c.author != item.author})
+        # GitHub logins are case-blind: "FFFrog" in a comment is the author "fffrog".
+        author = (item.author or "").lower()
+        participants = len({c.author.lower() for c in humans if c.author and c.author.lower() != author})
         if participants > 1:
             total += min(settings.participant_cap, settings.participant_weight * participants)
             # Without a known author every commenter counts, and the reason says so.

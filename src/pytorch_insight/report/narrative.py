@@ -128,7 +128,8 @@ class Narrator:
         if design is not None:  # quoted from the title that states it, not named after its word
             return t("c_design", detail=t("quoted", text=excerpt(design.evidence, design.detail, QUOTE)))
         if gain is not None:
-            return t("c_gain", detail=t("quoted", text=excerpt(gain.evidence, gain.detail, QUOTE)))
+            detail = t("quoted", text=excerpt(gain.evidence, gain.detail, QUOTE))
+            return t("c_gain", kind=t(f"kind_{item.kind}"), detail=detail)
         # A change's title names the change and its description says why; a reporter's title is
         # their own statement of the problem, often sharper than the description's opening.
         title = item.title or ""
