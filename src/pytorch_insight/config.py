@@ -53,6 +53,9 @@ class GitHubProfile(BaseModel):
     # A comment that asks the merge tooling to land a PR ("@pytorchbot merge"): in data that lacks
     # the merged label, the one sign a closed PR was meant to land.
     merge_commands: Regexes = Field(default_factory=list)
+    # A comment that asks the merge tooling to revert a PR ("@pytorchbot revert"): the tooling
+    # reverts what landed, so a closed PR's thread with one is no unknown.
+    revert_commands: Regexes = Field(default_factory=list)
     landed_pattern: Annotated[str, AfterValidator(_landed_pattern)] = (
         r"Pull Request resolved:\s*https?://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/pull/(?P<number>\d+)"
     )

@@ -225,6 +225,13 @@ def test_a_merge_requested_before_a_pr_closed_is_stated_with_its_words() -> None
     assert pr.said_in["merge_requested"] == issue.said_in["merge_requested"] == "github:pytorch/pytorch#11"
 
 
+def test_a_revert_requested_in_a_closed_prs_thread_is_stated_with_its_words() -> None:
+    pr, _ = merge_thread(("maintainer", '@pytorchmergebot revert -m "breaks the nightly build" -c nosignal'))
+    assert pr.revert_requested == 'maintainer: @pytorchmergebot revert -m "breaks the nightly build" -c nosignal'
+    assert pr.said_in["revert_requested"] == "github:pytorch/pytorch#11" and pr.merge_requested == ""
+    assert merge_thread(("maintainer", "we may need to revert this later"))[0].revert_requested == ""
+
+
 @pytest.mark.parametrize(
     ("comments", "state"),
     [

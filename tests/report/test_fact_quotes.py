@@ -141,7 +141,9 @@ def test_a_change_that_never_says_it_fixes_is_no_fix_of_the_problem_it_names(lan
     assert entries["#3102"].startswith(fixes)
 
 
-@pytest.mark.parametrize(("lang", "lead"), [("en", "PR whose description measures “"), ("zh", "PR，描述中的实测数据：“")])
+@pytest.mark.parametrize(
+    ("lang", "lead"), [("en", "PR whose description measures “"), ("zh", "PR，描述中的实测数据：“")]
+)
 def test_a_measured_gain_is_what_the_change_measures_not_what_the_change_is(lang: str, lead: str) -> None:
     faster = item(
         3201,

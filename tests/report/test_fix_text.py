@@ -101,3 +101,14 @@ def test_a_closed_pr_its_thread_says_landed_is_said_to_be_so() -> None:
         == "closed on GitHub, and a comment says it landed (“Thanks, this was merged internally as D123.”)"
     )
     assert entry.action == "track" and "check that your build contains the fix #23" in entry.reason
+
+
+def test_a_revert_asked_for_replaces_the_unknown_landing() -> None:
+    pr, entry = closed_fix(24, '@pytorchmergebot revert -m "breaks the nightly build" -c nosignal')
+    assert entry.fix_text == (
+        "closed on GitHub; maintainer asked the merge tooling to revert it "
+        '(“@pytorchmergebot revert -m "breaks the nightly build" -c nosignal”)'
+    )
+    assert "asks the merge tooling to revert it" in entry.action_text
+    assert "check whether #24 was reverted, whether it landed again since" in entry.reason
+

@@ -106,6 +106,10 @@ def _change(assessment: Assessment, analysis: Analysis, severe: bool) -> Suggest
     if analysis.fix_state == "closed":
         if analysis.superseded and analysis.said_in.get("superseded") == own:
             return Suggestion("ignore", "P2", "do_nothing", "because_superseded", own)
+        if analysis.revert_requested and analysis.said_in.get("revert_requested") == own:
+            return Suggestion(
+                "track", "P1" if fixes and severe else "P2", "do_check_reverted", "because_revert_requested", own
+            )
         if analysis.landed_said and analysis.said_in.get("landed_said") == own:
             check = "do_check_build" if fixes else "do_test_landed"
             return Suggestion("track", "P1" if fixes and severe else "P2", check, "because_landed_said", own)

@@ -64,6 +64,7 @@ class Analysis(BaseModel):
     fix_ref_states: dict[str, str] = Field(default_factory=dict)
     # A closed PR of the story whose thread asks the merge tooling to land it: "author: command".
     merge_requested: str = ""
+    revert_requested: str = ""  # "author: command" asking the merge tooling to revert a closed PR
     # An issue with no fix PR in the data whose thread says one was opened: "author: words".
     pr_mentioned: str = ""
     # A closed PR of the story whose thread says another change replaced it or it was abandoned: the words.

@@ -4,9 +4,10 @@ copied from the item, its comments or its linked items; what they do not say sta
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
+from pytorch_insight.analysis.fix_state import fix_state, pr_mentioned, threads_say, timeline_prs
 from pytorch_insight.analysis.impact import CHANGES, impact_sentences
 from pytorch_insight.analysis.model import (
     Analysis,
@@ -14,12 +15,10 @@ from pytorch_insight.analysis.model import (
     Comparison,
     Facts,
     FileChange,
-    FixState,
 )
 from pytorch_insight.analysis.roles import RoleModel, load_role_model
-from pytorch_insight.config import Profile
 from pytorch_insight.learn.roles import ROLE_HEADINGS
-from pytorch_insight.model import Item, github_item_id
+from pytorch_insight.model import Item
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import (
     LETTER,
@@ -32,7 +31,6 @@ from pytorch_insight.text import (
     prose,
     section,
     sentences,
-    shorten,
 )
 
 SUMMARY_SECTIONS = (
@@ -92,7 +90,6 @@ BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s*")
 URL = re.compile(r"https?://\S+")
 SUMMARY_WORDS = 5
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
-LANDED = ("merged", "landed")
 STORY_READ = ("fixes", "fixed_by", "relands", "duplicate")  # linked items whose text tells the same story
 STORY_ITEMS = 3
 
@@ -142,18 +139,9 @@ class RuleAnalyser:
             closed = (
                 [assessment] if item.kind == "pull_request" else [context.by_id[r] for r in refs if r in context.by_id]
             )
-            for pr in closed:
-                if found := merge_request(pr.item, context.profile):
-                    analysis.merge_requested, analysis.said_in["merge_requested"] = found, pr.id
-                    break
-            for pr in closed:
-                if found := superseded(pr.item, context.profile):
-                    analysis.superseded, analysis.said_in["superseded"] = found, pr.id
-                    break
-            for pr in closed:
-                if found := said_in_thread(pr.item, LANDED_SAID):
-                    analysis.landed_said, analysis.said_in["landed_said"] = found, pr.id
-                    break
+            for field, found, pr_id in threads_say([pr.item for pr in closed], context.profile):
+                setattr(analysis, field, found)
+                analysis.said_in[field] = pr_id
         if not analysis.facts.files:  # an issue's story touches the files its fixes change
             analysis.facts.files = [
                 FileChange.model_validate(change)
@@ -375,121 +363,6 @@ def comparisons(text: str) -> list[Comparison]:
                 )
             )
     return found[:3]
-
-
-def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixState, list[str]]:
-    """Where the fix stands, from the item's own state and the states of its linked changes."""
-    item = assessment.item
-
-    def linked(kind: str) -> list[Assessment]:
-        return [context.by_id[r.target] for r in assessment.relations if r.type == kind and r.target in context.by_id]
-
-    if item.kind in ("pull_request", "commit"):
-        reverts = [r.target for r in assessment.relations if r.type == "reverted_by"]
-        if reverts:
-            return "reverted", reverts
-        if item.state in LANDED:
-            return "merged" if item.kind == "pull_request" else "landed", []
-        return ("open", []) if item.state == "open" else ("closed", [])
-    fixes = linked("fixed_by")
-    refs = [fix.id for fix in fixes]
-    if any(fix.item.state in LANDED for fix in fixes):
-        reverted = [fix for fix in fixes if any(r.type == "reverted_by" for r in fix.relations)]
-        return ("reverted", refs) if reverted and len(reverted) == len(fixes) else ("landed", refs)
-    if fixes:
-        if any(fix.item.state == "open" for fix in fixes):
-            return "open", refs
-        # The item's own state, not its fix PRs', says whether it is closed.
-        return ("closed", refs) if item.state in ("closed", "merged", "landed") else ("unconfirmed", refs)
-    if timeline_prs(item):
-        return "referenced", list(timeline_prs(item))
-    tracked = [r.target for r in assessment.relations if r.type == "tracks"]
-    if tracked and item.state != "closed":
-        # An umbrella's own fix is the progress of what it tracks.
-        return "tracking", tracked
-    return ("closed", []) if item.state == "closed" else ("none", [])
-
-
-MERGE_QUOTE = 80
-# "I have created a PR for this": a fix the thread announces without naming it.
-PR_OPENED = re.compile(
-    r"\b(?:created|opened|submitted|raised|sent|put up|filed)\s+(?:a|the|an)\s+(?:\w+\s+)?(?:pr|pull request)\b",
-    re.I,
-)
-
-
-def pr_mentioned(item: Item, profile: Profile) -> str:
-    """ "author: words" of the first comment saying a PR was opened for this issue, "" if none does."""
-    for comment in item.comments:
-        if not profile.is_bot(comment.author) and (match := PR_OPENED.search(comment.body or "")):
-            return f"{comment.author or '?'}: “{shorten(match.group(0), MERGE_QUOTE)}”"
-    return ""
-
-
-MERGE_FAILED = re.compile(r"\bmerge failed\b", re.I)
-
-
-def merge_request(item: Item, profile: Profile) -> str:
-    """ "author: command" of the last comment asking the merge tooling to land this closed PR, unless
-    a later comment reports that the merge failed; "" when its thread shows none."""
-    if item.kind != "pull_request" or item.state != "closed" or not profile.github.merge_commands:
-        return ""
-    commands = [re.compile(pattern) for pattern in profile.github.merge_commands]
-    found = ""
-    for comment in item.comments:
-        text = comment.body or ""
-        if found and MERGE_FAILED.search(text):
-            found = ""
-            continue
-        if profile.is_bot(comment.author):
-            continue
-        for command in commands:
-            if match := command.search(text):
-                line = text[match.start() :].strip().splitlines()[0]
-                found = f"{comment.author or '?'}: {shorten(line, MERGE_QUOTE)}"
-                break
-    return found
-
-
-# "Superseded by #N", "closing in favour of #N", "I will abandon this PR": the change did not land.
-SUPERSEDED = re.compile(
-    r"\b(?:superseded by|replaced by|clos(?:e|ing)(?: this)? in favou?r of|"
-    r"abandon(?:ed|ing)? this (?:pr|change|diff)|(?:will|going to) abandon)\b",
-    re.I,
-)
-
-
-# "the diff has been landed D95694762", "this was merged": the thread says the change landed.
-LANDED_SAID = re.compile(r"\b(?:has been|have been|was|got)\s+(?:landed|merged)\b", re.I)
-
-
-def superseded(item: Item, profile: Profile) -> str:
-    """The words of the last comment in a closed PR's thread saying another change replaced it or
-    that it was abandoned; "" when none does."""
-    return said_in_thread(item, SUPERSEDED, skip=profile.is_bot)
-
-
-def said_in_thread(item: Item, words: re.Pattern[str], skip: Callable[[str | None], bool] = lambda _: False) -> str:
-    """The words around the last match of `words` in a closed PR's comments ("" when none). Only
-    the words: a transcribed thread may nest one person's reply inside another's comment, so who
-    said them is left out."""
-    if item.kind != "pull_request" or item.state != "closed":
-        return ""
-    for comment in reversed(item.comments):
-        text = comment.body or ""
-        if not skip(comment.author) and (match := words.search(text)):
-            return excerpt(text, match.group(0), MERGE_QUOTE)
-    return ""
-
-
-def timeline_prs(item: Item) -> dict[str, str]:
-    """PR id -> state for the PRs that the issue's timeline shows referencing it (collected for
-    the likely focus issues; they may lie outside the window)."""
-    found = {}
-    for ref in (item.model_extra or {}).get("timeline_refs") or []:
-        if ref.get("event") == "cross-referenced" and ref.get("kind") == "pull_request" and ref.get("repo"):
-            found[github_item_id(ref["repo"], ref["number"])] = ref.get("state") or "open"
-    return found
 
 
 def _most_specific(versions: Iterable[str]) -> list[str]:

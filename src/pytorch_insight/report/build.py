@@ -255,6 +255,10 @@ class _Builder:
             thread += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
         if analysis.superseded:
             thread += self.t("fix_superseded", quote=analysis.superseded)
+        if analysis.fix_state == "closed" and analysis.revert_requested:
+            # The merge tooling reverts landed changes: "does not show whether it landed" is not said.
+            who, _, words = analysis.revert_requested.partition(": ")
+            return self.t("fix_closed_revert_requested", who=who, words=words) + thread
         if analysis.fix_state == "closed" and analysis.landed_said:
             # The thread says what the states could not: "does not show whether it landed" is not said.
             return self.t("fix_closed_landed_said", quote=analysis.landed_said) + thread

@@ -130,6 +130,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "；关闭前 {who} 请求合入（“{words}”）",
         "en": "; {who} asked for a merge before it closed (“{words}”)",
     },
+    "fix_closed_revert_requested": {
+        "zh": "GitHub 上已关闭；{who} 请合并工具回退它（“{words}”）",
+        "en": "closed on GitHub; {who} asked the merge tooling to revert it (“{words}”)",
+    },
     "fix_closed_landed_said": {
         "zh": "GitHub 上已关闭，讨论中有人说它已合入（“{quote}”）",
         "en": "closed on GitHub, and a comment says it landed (“{quote}”)",
@@ -192,6 +196,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "确认 {ref} 是否确已修复，以及修复是否进入你使用的版本",
         "en": "check whether {ref} was really fixed and whether the fix is in the version you use",
     },
+    "do_check_reverted": {
+        "zh": "确认 {ref} 是否已被回退、之后是否重新合入，以及你的构建包含的是哪一版",
+        "en": "check whether {ref} was reverted, whether it landed again since, and which of the two your build has",
+    },
     "do_check_landed": {
         "zh": "确认 {ref} 是否已合入（PyTorch 常在合入后关闭 PR），若已合入，确认你的构建包含它",
         "en": "check whether {ref} landed (PyTorch often closes the PRs it lands) and, if so, that your build has it",
@@ -234,6 +242,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_closed_fix_severe": {
         "zh": "PR 已关闭、未确认合入，而所修的是{harm}",
         "en": "the PR was closed without a confirmed merge, and the problem it fixes is {harm}",
+    },
+    "because_revert_requested": {
+        "zh": "PR 已关闭，讨论中有人请合并工具回退它",
+        "en": "the PR is closed and a comment asks the merge tooling to revert it",
     },
     "because_landed_said": {
         "zh": "PR 已关闭，讨论中有人说它已合入",
