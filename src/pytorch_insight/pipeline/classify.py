@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pytorch_insight.config import AreaRule, ClassificationWeights, Profile
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.features import KeywordSet
+from pytorch_insight.pipeline.guard import Guard, guard
 
 
 @dataclass(frozen=True)
@@ -18,9 +19,16 @@ class _CompiledArea:
     labels: frozenset[str]
     tags: frozenset[str]
     keywords: KeywordSet
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[tuple[re.Pattern[str], Guard], ...]
     paths: tuple[str, ...]
     owners: frozenset[str]
+
+    def first_pattern(self, raw: str) -> re.Pattern[str] | None:
+        """The first of the area's patterns found in `raw`."""
+        for pattern, needs in self.patterns:
+            if needs.may_match(raw) and pattern.search(raw):
+                return pattern
+        return None
 
 
 def _compile(rule: AreaRule) -> _CompiledArea:
@@ -29,7 +37,8 @@ def _compile(rule: AreaRule) -> _CompiledArea:
         labels=frozenset(label.lower() for label in rule.labels),
         tags=frozenset(tag.lower().strip("[]") for tag in rule.title_tags),
         keywords=KeywordSet(rule.keywords),
-        patterns=tuple(re.compile(pattern) for pattern in rule.patterns),
+        # A profile's pattern led by `\b` ("\bsm_?...") would be tried at every position of every text.
+        patterns=tuple((compiled, guard(compiled)) for compiled in map(re.compile, rule.patterns)),
         paths=tuple(path.lower() for path in rule.paths),
         owners=frozenset(owner.lower().lstrip("@") for owner in rule.owners),
     )
@@ -94,7 +103,7 @@ class AreaClassifier:
         for key in keys:
             named.update(self.named.get(key, ()))
         for n, area in enumerate(self.areas):
-            pattern = next((pattern for pattern in area.patterns if pattern.search(present.raw)), None)
+            pattern = area.first_pattern(present.raw)
             if pattern is None and n not in named and not self.score_all:
                 continue
             score, evidence = self._score(area, assessment, present, pattern)

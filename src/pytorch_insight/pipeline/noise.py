@@ -7,6 +7,7 @@ from functools import cache
 
 from pytorch_insight.config import Profile
 from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.guard import Guard, guard
 from pytorch_insight.pipeline.reasons import Reason, reason
 
 
@@ -16,7 +17,7 @@ class NoiseRules:
         # A window has few authors and many items: each login is judged once.
         self.is_bot = cache(profile.is_bot)
         self.rules = [
-            (rule.id, rule.reason, [re.compile(p) for p in rule.title_patterns], set(rule.labels), set(rule.kinds))
+            (rule.id, rule.reason, _guarded(rule.title_patterns), set(rule.labels), set(rule.kinds))
             for rule in profile.noise
         ]
 
@@ -26,16 +27,22 @@ class NoiseRules:
         if self.is_bot(item.author):
             found.append(reason("bot", login=item.author or ""))
         title = item.title or ""
+        lowered = title.lower()
         labels = set(item.labels)
         for rule_id, why, patterns, rule_labels, kinds in self.rules:
-            if labels & rule_labels or item.kind in kinds or _search_any(patterns, title):
+            if labels & rule_labels or item.kind in kinds or _search_any(patterns, title, lowered):
                 found.append(reason("signal", tag=f"noise:{rule_id}", what=why))
         return found
 
 
-def _search_any(patterns: list[re.Pattern[str]], text: str) -> bool:
+def _guarded(patterns: list[str]) -> list[tuple[re.Pattern[str], Guard]]:
+    """Each pattern with its guard: most are case-blind and led by `\b`, tried at every position."""
+    return [(compiled, guard(compiled)) for compiled in map(re.compile, patterns)]
+
+
+def _search_any(patterns: list[tuple[re.Pattern[str], Guard]], text: str, lowered: str) -> bool:
     # A loop rather than any() over a generator: this runs for every pattern of every item.
-    for pattern in patterns:
-        if pattern.search(text):
+    for pattern, needs in patterns:
+        if needs.may_match(text, lowered) and pattern.search(text):
             return True
     return False

@@ -1,0 +1,142 @@
+"""Literal guards: strings one of which every match of a pattern contains, read off the pattern.
+
+A pattern led by `\\b`, by a lookbehind or by a case-blind alternation gives the regular expression
+engine nothing to skip ahead to, so a search tries the whole pattern at every position of the text.
+Most texts hold none of the words such a pattern needs: a substring test for them (a C loop) rules
+the search out at a fraction of its cost, and the search runs unchanged on every other text. A
+guard only ever says "cannot match": what a guarded search finds is what the pattern finds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+
+# The parser `re` itself compiles with (private, but present from Python 3.11 on, which the project
+# requires); a tree of a shape this module does not know gets no guard.
+from re import _constants as sre
+from re import _parser as sre_parse
+from typing import Any
+
+REPEATS = frozenset({sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT})
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """What a match needs: for each of `clauses`, one of its strings in the text (lower-cased when
+    `folded`: the pattern ignores case). No clause: the pattern needs no fixed string."""
+
+    clauses: tuple[tuple[str, ...], ...]
+    folded: bool
+
+    def may_match(self, text: str, lowered: str | None = None) -> bool:
+        """False only when no match of the pattern can be in `text` (`lowered`: text.lower(), if at hand)."""
+        if not self.clauses:
+            return True
+        if self.folded:
+            # Case-blind matching pairs some non-ASCII characters with ASCII ones ("K", the Kelvin
+            # sign, with "k"; "ſ" with "s") that lower() keeps apart: only an ASCII text is ruled out.
+            if not text.isascii():
+                return True
+            text = lowered if lowered is not None else text.lower()
+        return all(any(literal in text for literal in clause) for clause in self.clauses)
+
+
+def guard(pattern: re.Pattern[str]) -> Guard:
+    """The pattern's guard, read off its parse tree; the most selective clauses are tried first."""
+    folded = bool(pattern.flags & re.IGNORECASE)
+    try:
+        tree = sre_parse.parse(pattern.pattern, pattern.flags)
+        # A group that turns case folding on or off would need its literals tested both ways; a
+        # pattern the engine can skip ahead in by itself gains nothing from a test before it.
+        clauses = [] if _scoped_case_folding(tree) or _engine_skips(list(tree), folded) else _required(tree, folded)
+    except Exception:  # noqa: BLE001 - a tree of a shape this reading does not know: no guard
+        clauses = []
+    # A clause a single character satisfies rules out next to nothing: it is not worth its test.
+    written = {tuple(sorted(clause)) for clause in clauses if min(map(len, clause)) > 1}
+    return Guard(tuple(sorted(written, key=lambda clause: (_selectivity(clause), clause), reverse=True)), folded)
+
+
+def _required(nodes: Iterable[tuple], folded: bool) -> list[frozenset[str]]:
+    """Clauses every match of the sequence `nodes` satisfies: sets of strings, one of each held."""
+    clauses: list[frozenset[str]] = []
+    run: list[str] = []
+    for op, value in [*nodes, (None, None)]:  # the sentinel closes the last run of literals
+        if op is sre.LITERAL and (chr(value).isascii() or not folded):
+            run.append(chr(value).lower() if folded else chr(value))
+            continue
+        if run:  # consecutive characters of every match
+            clauses.append(frozenset({"".join(run)}))
+            run = []
+        if op is sre.SUBPATTERN:
+            clauses += _required(value[3], folded)
+        elif op is sre.ATOMIC_GROUP:
+            clauses += _required(value, folded)
+        elif op in REPEATS and value[0] >= 1:
+            clauses += _required(value[2], folded)
+        elif op is sre.BRANCH:
+            options = [_required(branch, folded) for branch in value[1]]
+            if all(options):  # an alternative that needs no string voids them all
+                # Both joins: the one with the fewest strings may join better in an enclosing choice.
+                clauses += {_either(options, _selectivity), _either(options, _fewest)}
+        # anything else (a class, any character, an assertion, a back reference) needs no string
+    return clauses
+
+
+def _engine_skips(nodes: list[tuple], folded: bool) -> bool:
+    """Whether the engine itself finds where a match can start without trying the pattern: it is
+    anchored at the start of the text, or starts with a character (or one of a few) matched as written."""
+    while nodes and nodes[0][0] is sre.SUBPATTERN:
+        nodes = list(nodes[0][1][3])
+    if not nodes:
+        return False
+    op, value = nodes[0]
+    if op is sre.AT:
+        return value in (sre.AT_BEGINNING, sre.AT_BEGINNING_STRING)
+    if op is sre.BRANCH:
+        return all(branch and _engine_skips(list(branch)[:1], folded) for branch in value[1])
+    return not folded and op in (sre.LITERAL, sre.IN)
+
+
+def _scoped_case_folding(nodes: Iterable[tuple]) -> bool:
+    """Whether a group inside the pattern turns case folding on or off."""
+    for op, value in nodes:
+        if op is sre.SUBPATTERN:
+            if (value[1] | value[2]) & re.IGNORECASE or _scoped_case_folding(value[3]):
+                return True
+        elif op is sre.BRANCH:
+            if any(_scoped_case_folding(branch) for branch in value[1]):
+                return True
+        elif op is sre.ATOMIC_GROUP or op in REPEATS or op in (sre.ASSERT, sre.ASSERT_NOT):
+            if _scoped_case_folding(value if op is sre.ATOMIC_GROUP else value[-1]):
+                return True
+    return False
+
+
+def _either(options: list[list[frozenset[str]]], key: Callable[[frozenset[str]], Any]) -> frozenset[str]:
+    """One clause for a choice between alternatives: a clause of each, joined, chosen by `key`. Each
+    alternative's best clause to begin with, then any other of its clauses that makes the join
+    better ("to fix" | "that fixes" | "with a fix" join with the fewest strings as " fix")."""
+    chosen = [max(option, key=key) for option in options]
+    for n, option in enumerate(options):
+        for clause in option:
+            trial = [*chosen[:n], clause, *chosen[n + 1 :]]
+            if key(_minimal(frozenset().union(*trial))) > key(_minimal(frozenset().union(*chosen))):
+                chosen = trial
+    return _minimal(frozenset().union(*chosen))
+
+
+def _minimal(strings: frozenset[str]) -> frozenset[str]:
+    """The strings without those that hold another one: a text holding the longer holds the shorter."""
+    return frozenset(s for s in strings if not any(other != s and other in s for other in strings))
+
+
+def _selectivity(clause: Collection[str]) -> float:
+    """How rarely a text satisfies a clause, roughly: each string of n characters in one text of 4**n."""
+    return -sum(4.0 ** -len(string) for string in clause)
+
+
+def _fewest(clause: Collection[str]) -> tuple[int, float]:
+    """The fewer strings, then the rarer."""
+    return -len(clause), _selectivity(clause)

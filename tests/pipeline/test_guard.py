@@ -1,0 +1,70 @@
+import importlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pytorch_insight.pipeline import facts
+from pytorch_insight.pipeline.facts import FactExtractor
+from pytorch_insight.pipeline.guard import guard
+from tests.pipeline.helpers import PROFILE
+
+# The module, not the function `pytorch_insight.pipeline` exports under its name.
+link = importlib.import_module("pytorch_insight.pipeline.link")
+RAW = Path(__file__).resolve().parents[1] / "data" / "raw"
+
+
+def test_a_pattern_led_by_a_word_boundary_needs_its_first_word() -> None:
+    needs = guard(re.compile(r"\bsm_?(?:[789]\d|1[0-2]\d)a?\b"))
+    assert needs.clauses == (("sm",),)
+    assert not needs.may_match("a text about kernels")
+    assert needs.may_match("built for sm90a")
+
+
+def test_alternatives_join_into_one_clause_and_a_bare_one_voids_it() -> None:
+    assert guard(re.compile(r"\b(?:abc)+d|\bxy")).clauses == (("abc", "xy"),)
+    assert set(guard(re.compile(r"\bab(?:cd|)ef")).clauses) == {("ab",), ("ef",)}
+    # "fix" stands for every alternative that holds it ("fixed it", "that fixes", "with a fix" ...)
+    assert guard(link.FIX_OFFERED).clauses == (("created", "fix", "opened", "put up", "sent", "submitted"),)
+
+
+def test_case_blind_patterns_are_ruled_out_only_in_ascii_text() -> None:
+    needs = guard(re.compile(r"(?i)\bkernel\b"))
+    assert needs.folded and not needs.may_match("no such word here")
+    assert needs.may_match("A KERNEL")
+    # The Kelvin sign is "k" to a case-blind pattern, never to lower()
+    assert re.search(r"(?i)\bkernel\b", "\u212aernel") and needs.may_match("\u212aernel")
+
+
+def test_patterns_the_engine_skips_through_itself_and_scoped_folding_get_no_guard() -> None:
+    assert guard(re.compile(r"__main__\.\w+")).clauses == ()
+    assert guard(re.compile(r"^DISABLED test")).clauses == ()
+    assert guard(re.compile(r"\b(?i:abc)d")).clauses == ()
+
+
+def patterns() -> list[re.Pattern[str]]:
+    extractor = FactExtractor(PROFILE.severity)
+    found = [p for p in (extractor.hardware, extractor.downstream, extractor.release, extractor.scale) if p]
+    found += [re.compile(p) for area in PROFILE.areas for p in area.patterns]
+    found += [re.compile(p) for rule in PROFILE.noise for p in rule.title_patterns]
+    found += list(facts.PROBLEMS.values())
+    found += [value for module in (facts, link) for value in vars(module).values() if isinstance(value, re.Pattern)]
+    return found
+
+
+def texts() -> list[str]:
+    rows = [json.loads(line) for path in sorted(RAW.glob("*.jsonl")) for line in path.read_text().splitlines()]
+    found = [f"{row['title'] or ''}\n{row['body'] or ''}" for row in rows]
+    # The same texts as a hostile source may write them: shouted, or with the letters case-blind
+    # matching takes for ASCII ones (the Kelvin sign, the long s, the dotless i).
+    found += [text.upper() for text in found]
+    found += [text.replace("k", "\u212a").replace("s", "\u017f").replace("i", "\u0131") for text in found]
+    return found
+
+
+@pytest.mark.parametrize("pattern", patterns(), ids=lambda p: p.pattern[:40])
+def test_a_guard_never_rules_out_a_text_the_pattern_matches(pattern: re.Pattern[str]) -> None:
+    needs = guard(pattern)
+    for text in texts():
+        assert needs.may_match(text) or pattern.search(text) is None, text[:80]
