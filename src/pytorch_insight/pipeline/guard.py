@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from functools import cache
 
 # The parser `re` itself compiles with (private, but present from Python 3.11 on, which the project
 # requires); a tree of a shape this module does not know gets no guard.
@@ -43,8 +44,9 @@ class Guard:
         return all(any(literal in text for literal in clause) for clause in self.clauses)
 
 
+@cache
 def guard(pattern: re.Pattern[str]) -> Guard:
-    """The pattern's guard, read off its parse tree; the most selective clauses are tried first."""
+    """The pattern's guard, read off its parse tree once; the most selective clauses are tried first."""
     folded = bool(pattern.flags & re.IGNORECASE)
     try:
         tree = sre_parse.parse(pattern.pattern, pattern.flags)
