@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from pytorch_insight.pipeline import facts
+from pytorch_insight import text as text_module
+from pytorch_insight.guard import guard
+from pytorch_insight.pipeline import facts, severity
 from pytorch_insight.pipeline.facts import FactExtractor
-from pytorch_insight.pipeline.guard import guard
 from tests.pipeline.helpers import PROFILE
 
 # The module, not the function `pytorch_insight.pipeline` exports under its name.
@@ -26,7 +27,7 @@ def test_alternatives_join_into_one_clause_and_a_bare_one_voids_it() -> None:
     assert guard(re.compile(r"\b(?:abc)+d|\bxy")).clauses == (("abc", "xy"),)
     assert set(guard(re.compile(r"\bab(?:cd|)ef")).clauses) == {("ab",), ("ef",)}
     # "fix" stands for every alternative that holds it ("fixed it", "that fixes", "with a fix" ...)
-    assert guard(link.FIX_OFFERED).clauses == (("created", "fix", "opened", "put up", "sent", "submitted"),)
+    assert guard(link.FIX_OFFERED).clauses[0] == ("created", "fix", "opened", "put up", "sent", "submitted")
 
 
 def test_case_blind_patterns_are_ruled_out_only_in_ascii_text() -> None:
@@ -40,6 +41,7 @@ def test_case_blind_patterns_are_ruled_out_only_in_ascii_text() -> None:
 def test_patterns_the_engine_skips_through_itself_and_scoped_folding_get_no_guard() -> None:
     assert guard(re.compile(r"__main__\.\w+")).clauses == ()
     assert guard(re.compile(r"^DISABLED test")).clauses == ()
+    assert guard(re.compile(r"^DISABLED test", re.M)).clauses == (("DISABLED test",),)  # every line's start
     assert guard(re.compile(r"\b(?i:abc)d")).clauses == ()
 
 
@@ -49,7 +51,8 @@ def patterns() -> list[re.Pattern[str]]:
     found += [re.compile(p) for area in PROFILE.areas for p in area.patterns]
     found += [re.compile(p) for rule in PROFILE.noise for p in rule.title_patterns]
     found += list(facts.PROBLEMS.values())
-    found += [value for module in (facts, link) for value in vars(module).values() if isinstance(value, re.Pattern)]
+    modules = (facts, link, text_module, severity)
+    found += [value for module in modules for value in vars(module).values() if isinstance(value, re.Pattern)]
     return found
 
 

@@ -8,9 +8,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from pytorch_insight.config import AreaRule, ClassificationWeights, Profile
+from pytorch_insight.guard import Guard, guard
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.features import KeywordSet
-from pytorch_insight.pipeline.guard import Guard, guard
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from pytorch_insight.guard import guard
 from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.fuse import cherry_picked
-from pytorch_insight.pipeline.guard import guard
 from pytorch_insight.text import shorten
 
 # "Fixes #N", "closes o/r#N", "Fixes <issue URL>", "Partial fix of <url>", "fix for #N".

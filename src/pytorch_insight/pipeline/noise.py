@@ -6,8 +6,8 @@ import re
 from functools import cache
 
 from pytorch_insight.config import Profile
+from pytorch_insight.guard import Guard, guard
 from pytorch_insight.pipeline.assessment import Assessment
-from pytorch_insight.pipeline.guard import Guard, guard
 from pytorch_insight.pipeline.reasons import Reason, reason
 
 

@@ -52,11 +52,11 @@ def guard(pattern: re.Pattern[str]) -> Guard:
         tree = sre_parse.parse(pattern.pattern, pattern.flags)
         # A group that turns case folding on or off would need its literals tested both ways; a
         # pattern the engine can skip ahead in by itself gains nothing from a test before it.
-        clauses = [] if _scoped_case_folding(tree) or _engine_skips(list(tree), folded) else _required(tree, folded)
+        skips = _engine_skips(list(tree), folded, bool(pattern.flags & re.MULTILINE))
+        clauses = [] if skips or _scoped_case_folding(tree) else _required(tree, folded)
     except Exception:  # noqa: BLE001 - a tree of a shape this reading does not know: no guard
         clauses = []
-    # A clause a single character satisfies rules out next to nothing: it is not worth its test.
-    written = {tuple(sorted(clause)) for clause in clauses if min(map(len, clause)) > 1}
+    written = {tuple(sorted(clause)) for clause in clauses}
     return Guard(tuple(sorted(written, key=lambda clause: (_selectivity(clause), clause), reverse=True)), folded)
 
 
@@ -86,18 +86,19 @@ def _required(nodes: Iterable[tuple], folded: bool) -> list[frozenset[str]]:
     return clauses
 
 
-def _engine_skips(nodes: list[tuple], folded: bool) -> bool:
+def _engine_skips(nodes: list[tuple], folded: bool, multiline: bool) -> bool:
     """Whether the engine itself finds where a match can start without trying the pattern: it is
-    anchored at the start of the text, or starts with a character (or one of a few) matched as written."""
+    anchored at the start of the text (`^` is every line's start in a multi-line pattern), or
+    starts with a character (or one of a few) matched as written."""
     while nodes and nodes[0][0] is sre.SUBPATTERN:
         nodes = list(nodes[0][1][3])
     if not nodes:
         return False
     op, value = nodes[0]
     if op is sre.AT:
-        return value in (sre.AT_BEGINNING, sre.AT_BEGINNING_STRING)
+        return value is sre.AT_BEGINNING_STRING or (value is sre.AT_BEGINNING and not multiline)
     if op is sre.BRANCH:
-        return all(branch and _engine_skips(list(branch)[:1], folded) for branch in value[1])
+        return all(branch and _engine_skips(list(branch)[:1], folded, multiline) for branch in value[1])
     return not folded and op in (sre.LITERAL, sre.IN)
 
 
