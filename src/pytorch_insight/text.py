@@ -10,6 +10,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pytorch_insight.guard import guard
+
 # Every pattern here reads a whole body, so each must stay linear in it: no `\s` that can run across
 # lines after a `^` (on 64k newlines each line start would rescan the rest of the body), every
 # unbounded run stops at the character that could start the next attempt ("[" for a link text,
@@ -135,21 +137,34 @@ def parse_body(text: str | None) -> Body:
     return Body(sections, [block.strip() for block in FENCE.findall(text)])
 
 
+PROSE_PASSES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (FENCE, "\n\n"),
+    (TEST_PLAN, "\n\n"),
+    (SUMMARY_PREFIX, ""),
+    (TEMPLATE_PROMPT, "\n"),
+    (BOILERPLATE, ""),
+    (IMAGE, " "),
+    (HTML_TAG, " "),
+    (LINK, r"\1"),
+    (HEADING, "\n\n"),
+    (EMPHASIS, r"\1"),
+)
+# A run of blanks after a word, the run a single space already is left out: `(?<=\S)[ \t]+` as a
+# pattern that starts with a blank (the engine skips to the next one), whose word before it is
+# looked behind for, and that is a tab or goes on (one space between words is folded already).
+BLANKS_AFTER_WORD = re.compile(r"[ \t](?<=\S[ \t])(?:(?<=\t)|(?=[ \t]))[ \t]*")
+
+
 def prose(text: str) -> str:
     """Text a person wrote, without code blocks, images, HTML tags, ghstack and cc boilerplate."""
     text = BLANK_LINES.sub("\n\n", bounded(text))
-    text = FENCE.sub("\n\n", text)
-    text = TEST_PLAN.sub("\n\n", text)
-    text = SUMMARY_PREFIX.sub("", text)
-    text = TEMPLATE_PROMPT.sub("\n", text)
-    text = BOILERPLATE.sub("", text)
-    text = IMAGE.sub(" ", text)
-    text = HTML_TAG.sub(" ", text)
-    text = LINK.sub(r"\1", text)
-    text = HEADING.sub("\n\n", text)
-    text = EMPHASIS.sub(r"\1", text)
+    for pattern, replacement in PROSE_PASSES:
+        # A pass the text holds no string for is skipped (see guard): most are tried at every
+        # line start or, led by a lookbehind, at every position.
+        if guard(pattern).may_match(text):
+            text = pattern.sub(replacement, text)
     # Runs of blanks between words fold; the indentation that starts a line stays (a call tree's).
-    return re.sub(r"(?<=\S)[ \t]+", " ", text).strip()
+    return BLANKS_AFTER_WORD.sub(" ", text).strip()
 
 
 def shorten(text: str, limit: int) -> str:
