@@ -30,10 +30,12 @@ class Guard:
 
     clauses: tuple[tuple[str, ...], ...]
     folded: bool
+    # False when the engine finds where a match can start by itself: a test first would save nothing.
+    worth: bool = True
 
     def may_match(self, text: str, lowered: str | None = None) -> bool:
         """False only when no match of the pattern can be in `text` (`lowered`: text.lower(), if at hand)."""
-        if not self.clauses:
+        if not self.clauses or not self.worth:
             return True
         if self.folded:
             # Case-blind matching pairs some non-ASCII characters with ASCII ones ("K", the Kelvin
@@ -41,7 +43,24 @@ class Guard:
             if not text.isascii():
                 return True
             text = lowered if lowered is not None else text.lower()
-        return all(any(literal in text for literal in clause) for clause in self.clauses)
+        # Loops, not all() and any() over generators: a guard is asked for every pattern of every item.
+        for clause in self.clauses:
+            for literal in clause:
+                if literal in text:
+                    break
+            else:
+                return False
+        return True
+
+
+def either(guards: Iterable[Guard]) -> Guard:
+    """The guard of a choice between patterns: one of them matches only if its guard lets the text
+    through, so a text holding none of their most selective clauses' strings matches none of them."""
+    found = list(guards)
+    if not found or any(not g.clauses for g in found) or len({g.folded for g in found}) > 1:
+        return Guard((), False)
+    strings = _minimal(frozenset(literal for g in found for literal in g.clauses[0]))
+    return Guard((tuple(sorted(strings)),), found[0].folded)
 
 
 @cache
@@ -50,14 +69,14 @@ def guard(pattern: re.Pattern[str]) -> Guard:
     folded = bool(pattern.flags & re.IGNORECASE)
     try:
         tree = sre_parse.parse(pattern.pattern, pattern.flags)
-        # A group that turns case folding on or off would need its literals tested both ways; a
-        # pattern the engine can skip ahead in by itself gains nothing from a test before it.
+        # A group that turns case folding on or off would need its literals tested both ways.
+        clauses = [] if _scoped_case_folding(tree) else _required(tree, folded)
         skips = _engine_skips(list(tree), folded, bool(pattern.flags & re.MULTILINE))
-        clauses = [] if skips or _scoped_case_folding(tree) else _required(tree, folded)
     except Exception:  # noqa: BLE001 - a tree of a shape this reading does not know: no guard
-        clauses = []
+        clauses, skips = [], False
     written = {tuple(sorted(clause)) for clause in clauses}
-    return Guard(tuple(sorted(written, key=lambda clause: (_selectivity(clause), clause), reverse=True)), folded)
+    ordered = tuple(sorted(written, key=lambda clause: (_selectivity(clause), clause), reverse=True))
+    return Guard(ordered, folded, worth=not skips)
 
 
 def _required(nodes: Iterable[tuple], folded: bool) -> list[frozenset[str]]:

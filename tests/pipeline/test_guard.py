@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from pytorch_insight import text as text_module
-from pytorch_insight.guard import guard
+from pytorch_insight.config import NoiseRule
+from pytorch_insight.guard import Guard, either, guard
 from pytorch_insight.pipeline import facts, severity
 from pytorch_insight.pipeline.facts import FactExtractor
 from tests.pipeline.helpers import PROFILE
@@ -38,11 +39,18 @@ def test_case_blind_patterns_are_ruled_out_only_in_ascii_text() -> None:
     assert re.search(r"(?i)\bkernel\b", "\u212aernel") and needs.may_match("\u212aernel")
 
 
-def test_patterns_the_engine_skips_through_itself_and_scoped_folding_get_no_guard() -> None:
-    assert guard(re.compile(r"__main__\.\w+")).clauses == ()
-    assert guard(re.compile(r"^DISABLED test")).clauses == ()
-    assert guard(re.compile(r"^DISABLED test", re.M)).clauses == (("DISABLED test",),)  # every line's start
-    assert guard(re.compile(r"\b(?i:abc)d")).clauses == ()
+def test_patterns_the_engine_skips_through_itself_are_not_tested_first() -> None:
+    assert not guard(re.compile(r"__main__\.\w+")).worth
+    assert not guard(re.compile(r"^DISABLED test")).worth
+    assert guard(re.compile(r"^DISABLED test", re.M)).worth  # every line's start
+    assert guard(re.compile(r"\b(?i:abc)d")).clauses == ()  # scoped folding: no guard
+
+
+def test_a_choice_of_patterns_needs_what_one_of_them_needs() -> None:
+    choice = either([guard(re.compile(r"(?i)\bbump\b")), guard(re.compile(r"(?i)^update (?:the )?pinned"))])
+    assert choice.clauses == (("bump", "update "),) and choice.folded
+    assert not choice.may_match("Fix a crash") and choice.may_match("Update pinned commit")
+    assert not either([guard(re.compile(r"\bbump\b")), guard(re.compile(r"\w+"))]).clauses
 
 
 def patterns() -> list[re.Pattern[str]]:
@@ -68,6 +76,15 @@ def texts() -> list[str]:
 
 @pytest.mark.parametrize("pattern", patterns(), ids=lambda p: p.pattern[:40])
 def test_a_guard_never_rules_out_a_text_the_pattern_matches(pattern: re.Pattern[str]) -> None:
-    needs = guard(pattern)
+    needs = Guard(guard(pattern).clauses, guard(pattern).folded)  # tested even where not worth it
     for text in texts():
         assert needs.may_match(text) or pattern.search(text) is None, text[:80]
+
+
+@pytest.mark.parametrize("rule", PROFILE.noise, ids=lambda rule: rule.id)
+def test_a_rule_guard_never_rules_out_a_title_one_of_its_patterns_matches(rule: NoiseRule) -> None:
+    patterns = [re.compile(p) for p in rule.title_patterns]
+    needs = either(guard(p) for p in patterns)
+    for text in texts():
+        title = text.split("\n", 1)[0]
+        assert needs.may_match(title) or not any(p.search(title) for p in patterns), title

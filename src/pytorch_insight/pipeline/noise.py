@@ -6,7 +6,7 @@ import re
 from functools import cache
 
 from pytorch_insight.config import Profile
-from pytorch_insight.guard import Guard, guard
+from pytorch_insight.guard import Guard, either, guard
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.reasons import Reason, reason
 
@@ -20,6 +20,8 @@ class NoiseRules:
             (rule.id, rule.reason, _guarded(rule.title_patterns), set(rule.labels), set(rule.kinds))
             for rule in profile.noise
         ]
+        # Most titles hold none of the strings any of a rule's patterns needs: one test for the rule.
+        self.rule_guards = [either(needs for _, needs in patterns) for _, _, patterns, _, _ in self.rules]
 
     def reasons(self, assessment: Assessment) -> list[Reason]:
         item = assessment.item
@@ -29,8 +31,12 @@ class NoiseRules:
         title = item.title or ""
         lowered = title.lower()
         labels = set(item.labels)
-        for rule_id, why, patterns, rule_labels, kinds in self.rules:
-            if labels & rule_labels or item.kind in kinds or _search_any(patterns, title, lowered):
+        for (rule_id, why, patterns, rule_labels, kinds), needs in zip(self.rules, self.rule_guards, strict=True):
+            if (
+                labels & rule_labels
+                or item.kind in kinds
+                or (needs.may_match(title, lowered) and _search_any(patterns, title, lowered))
+            ):
                 found.append(reason("signal", tag=f"noise:{rule_id}", what=why))
         return found
 
