@@ -103,8 +103,9 @@ def extract_features(item: Item) -> Features:
         title=title_lower,
         labels=frozenset(label.lower() for label in item.labels),
         # One string per distinct word for the whole window, not one per item that uses it: the
-        # word sets are most of what a window's features hold (`report`'s peak memory).
-        words=frozenset(map(intern, WORD.findall(text))),
+        # word sets are most of what a window's features hold (`report`'s peak memory). A text says
+        # most of its words more than once: each is interned once.
+        words=frozenset(map(intern, set(WORD.findall(text)))),
         title_words=frozenset(map(intern, WORD.findall(title_lower))),
         tags=title_tags(title),
         owners=owners,
