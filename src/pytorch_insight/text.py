@@ -47,20 +47,21 @@ TEMPLATE_PROMPT = re.compile(
     r"^[ \t]*+\d++[.)][ \t]*+(?:what|why|how|who|when|where|is|are|does|do|did)\b[^.!?\n]*+$", re.I | re.M
 )
 # Sentences that are no statement about the item: requests to review bots, checklist items,
-# stack-trace lines (questions are told by `_is_question`).
-NOT_A_STATEMENT = re.compile(
-    r"@\w*(?:claude|copilot|codex|gemini|bot)\b|^\[[ xX]\]|^File \"|^Traceback\b|, line \d+, in \w|"
-    r"^\s*at [\w.$]+\(",
-    re.I,
-)
+# stack-trace lines (questions are told by `_is_question`). What starts a sentence is matched at its
+# start alone, and what may stand anywhere is looked for by its first character ("@", ","), which the
+# engine skips to: one case-blind alternation of both was tried at every position of every sentence.
+NOT_A_STATEMENT_START = re.compile(r"\[[ xX]\]|File \"|Traceback\b|\s*at [\w.$]+\(", re.I)
+NOT_A_STATEMENT_ANYWHERE = re.compile(r"@\w*(?:claude|copilot|codex|gemini|bot)\b|, line \d+, in \w", re.I)
 LEADING_MENTIONS = re.compile(r"^(?:@[\w-]++[,:]?\s*)+")
 NON_WORD_RUN = re.compile(r"\W*")
 LETTER = re.compile(r"[^\W\d_]")  # str.isalpha in one C loop: a 64k "sentence" of underscores has none
 # A full stop ends a sentence unless it closes a common abbreviation ("e.g.", "i.e.", "vs."); the
-# abbreviations are looked for only before a space (not after each dot of "1.1.1.1").
+# abbreviations are looked for only before a space (not after each dot of "1.1.1.1"). Every way a
+# sentence ends starts with a blank, taken first so that the engine skips from blank to blank; what
+# stands before it is looked behind for, the blank included.
 SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?=\s)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bapprox\.)(?<!\bNo\.)"
-    r"\s+(?=[A-Z`\"'(\[@])|\n\s*\n|\n(?=\s*(?:[-*]|\d+[.)])\s)"
+    r"\s(?:(?<=[.!?]\s)(?<!\be\.g\.\s)(?<!\bi\.e\.\s)(?<!\bvs\.\s)(?<!\betc\.\s)(?<!\bcf\.\s)(?<!\bapprox\.\s)"
+    r"(?<!\bNo\.\s)\s*(?=[A-Z`\"'(\[@])|(?<=\n)\s*\n|(?<=\n)(?=\s*(?:[-*]|\d+[.)])\s))"
 )
 # Blank lines between two lines of text: one says as much as 64k of them, and every later pattern
 # that starts at a line start has far fewer to try.
@@ -200,7 +201,7 @@ def _sentences(text: str) -> tuple[str, ...]:
     for part in SENTENCE_END.split(prose(text)):
         sentence = _laid_out(part) or " ".join(part.split()).lstrip("-* ").strip()
         head = sentence[:SENTENCE_READ]
-        if NOT_A_STATEMENT.search(head):
+        if NOT_A_STATEMENT_START.match(head) or NOT_A_STATEMENT_ANYWHERE.search(head):
             continue
         # "@a @b it looks like …": the addressees are who is asked, not what is said.
         sentence = LEADING_MENTIONS.sub("", sentence)
