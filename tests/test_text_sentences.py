@@ -28,3 +28,46 @@ def test_a_reply_to_people_is_a_sentence_of_its_own_without_the_mentions() -> No
 def test_a_request_to_a_bot_is_no_sentence_even_after_a_mention() -> None:
     assert sentences("@alice @claude please review the root cause of this change.") == []
     assert sentences('@pytorchbot merge -i "unit test failure fixed elsewhere"') == []
+
+
+def test_blank_runs_fold_after_words_as_the_lookbehind_pattern_folds_them() -> None:
+    import random
+    import re
+
+    from pytorch_insight.text import BLANKS_AFTER_WORD
+
+    lookbehind = re.compile(r"(?<=\S)[ \t]+")
+    pieces = ["a", " ", "  ", "\t", "\n", "\u3000", "\u00a0", "\r", "\x0b"]
+    rng = random.Random(7)
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        assert BLANKS_AFTER_WORD.sub(" ", text) == lookbehind.sub(" ", text), repr(text)
+
+
+def test_sentences_end_and_non_statements_are_told_as_the_single_patterns_told_them() -> None:
+    import random
+    import re
+
+    from pytorch_insight.text import NOT_A_STATEMENT_ANYWHERE, NOT_A_STATEMENT_START, SENTENCE_END
+
+    # The patterns as they were first written: one lookbehind-led split, one case-blind alternation.
+    sentence_end = re.compile(
+        r"(?<=[.!?])(?=\s)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bapprox\.)(?<!\bNo\.)"
+        r"\s+(?=[A-Z`\"'(\[@])|\n\s*\n|\n(?=\s*(?:[-*]|\d+[.)])\s)"
+    )
+    not_a_statement = re.compile(
+        r"@\w*(?:claude|copilot|codex|gemini|bot)\b|^\[[ xX]\]|^File \"|^Traceback\b|, line \d+, in \w|"
+        r"^\s*at [\w.$]+\(",
+        re.I,
+    )
+    ends = ["a", "A", " ", "\n", "\t", ".", "!", "?", "e.g.", "i.e.", "vs.", "etc.", "No.", "cf.", "approx.", "-"]
+    ends += ["*", "1", "2)", "`", '"', "(", "[", "@", "\u3000"]
+    starts = ["@", "claude", "Bot", "copilot", ", line ", "12", ", in ", "x", "[", " ", "X", "]", 'File "']
+    starts += ["Traceback", "at ", "foo.bar", "(", "\n", "\u212a", "\u017f", "\u0131"]
+    rng = random.Random(11)
+    for _ in range(20_000):
+        text = "".join(rng.choice(ends) for _ in range(rng.randint(0, 14)))
+        assert SENTENCE_END.split(text) == sentence_end.split(text), repr(text)
+        head = "".join(rng.choice(starts) for _ in range(rng.randint(0, 8)))
+        told = NOT_A_STATEMENT_START.match(head) or NOT_A_STATEMENT_ANYWHERE.search(head)
+        assert bool(told) == bool(not_a_statement.search(head)), repr(head)

@@ -10,6 +10,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pytorch_insight.guard import guard
+
 # Every pattern here reads a whole body, so each must stay linear in it: no `\s` that can run across
 # lines after a `^` (on 64k newlines each line start would rescan the rest of the body), every
 # unbounded run stops at the character that could start the next attempt ("[" for a link text,
@@ -45,20 +47,21 @@ TEMPLATE_PROMPT = re.compile(
     r"^[ \t]*+\d++[.)][ \t]*+(?:what|why|how|who|when|where|is|are|does|do|did)\b[^.!?\n]*+$", re.I | re.M
 )
 # Sentences that are no statement about the item: requests to review bots, checklist items,
-# stack-trace lines (questions are told by `_is_question`).
-NOT_A_STATEMENT = re.compile(
-    r"@\w*(?:claude|copilot|codex|gemini|bot)\b|^\[[ xX]\]|^File \"|^Traceback\b|, line \d+, in \w|"
-    r"^\s*at [\w.$]+\(",
-    re.I,
-)
+# stack-trace lines (questions are told by `_is_question`). What starts a sentence is matched at its
+# start alone, and what may stand anywhere is looked for by its first character ("@", ","), which the
+# engine skips to: one case-blind alternation of both was tried at every position of every sentence.
+NOT_A_STATEMENT_START = re.compile(r"\[[ xX]\]|File \"|Traceback\b|\s*at [\w.$]+\(", re.I)
+NOT_A_STATEMENT_ANYWHERE = re.compile(r"@\w*(?:claude|copilot|codex|gemini|bot)\b|, line \d+, in \w", re.I)
 LEADING_MENTIONS = re.compile(r"^(?:@[\w-]++[,:]?\s*)+")
 NON_WORD_RUN = re.compile(r"\W*")
 LETTER = re.compile(r"[^\W\d_]")  # str.isalpha in one C loop: a 64k "sentence" of underscores has none
 # A full stop ends a sentence unless it closes a common abbreviation ("e.g.", "i.e.", "vs."); the
-# abbreviations are looked for only before a space (not after each dot of "1.1.1.1").
+# abbreviations are looked for only before a space (not after each dot of "1.1.1.1"). Every way a
+# sentence ends starts with a blank, taken first so that the engine skips from blank to blank; what
+# stands before it is looked behind for, the blank included.
 SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?=\s)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bapprox\.)(?<!\bNo\.)"
-    r"\s+(?=[A-Z`\"'(\[@])|\n\s*\n|\n(?=\s*(?:[-*]|\d+[.)])\s)"
+    r"\s(?:(?<=[.!?]\s)(?<!\be\.g\.\s)(?<!\bi\.e\.\s)(?<!\bvs\.\s)(?<!\betc\.\s)(?<!\bcf\.\s)(?<!\bapprox\.\s)"
+    r"(?<!\bNo\.\s)\s*(?=[A-Z`\"'(\[@])|(?<=\n)\s*\n|(?<=\n)(?=\s*(?:[-*]|\d+[.)])\s))"
 )
 # Blank lines between two lines of text: one says as much as 64k of them, and every later pattern
 # that starts at a line start has far fewer to try.
@@ -135,21 +138,34 @@ def parse_body(text: str | None) -> Body:
     return Body(sections, [block.strip() for block in FENCE.findall(text)])
 
 
+PROSE_PASSES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (FENCE, "\n\n"),
+    (TEST_PLAN, "\n\n"),
+    (SUMMARY_PREFIX, ""),
+    (TEMPLATE_PROMPT, "\n"),
+    (BOILERPLATE, ""),
+    (IMAGE, " "),
+    (HTML_TAG, " "),
+    (LINK, r"\1"),
+    (HEADING, "\n\n"),
+    (EMPHASIS, r"\1"),
+)
+# A run of blanks after a word, the run a single space already is left out: `(?<=\S)[ \t]+` as a
+# pattern that starts with a blank (the engine skips to the next one), whose word before it is
+# looked behind for, and that is a tab or goes on (one space between words is folded already).
+BLANKS_AFTER_WORD = re.compile(r"[ \t](?<=\S[ \t])(?:(?<=\t)|(?=[ \t]))[ \t]*")
+
+
 def prose(text: str) -> str:
     """Text a person wrote, without code blocks, images, HTML tags, ghstack and cc boilerplate."""
     text = BLANK_LINES.sub("\n\n", bounded(text))
-    text = FENCE.sub("\n\n", text)
-    text = TEST_PLAN.sub("\n\n", text)
-    text = SUMMARY_PREFIX.sub("", text)
-    text = TEMPLATE_PROMPT.sub("\n", text)
-    text = BOILERPLATE.sub("", text)
-    text = IMAGE.sub(" ", text)
-    text = HTML_TAG.sub(" ", text)
-    text = LINK.sub(r"\1", text)
-    text = HEADING.sub("\n\n", text)
-    text = EMPHASIS.sub(r"\1", text)
+    for pattern, replacement in PROSE_PASSES:
+        # A pass the text holds no string for is skipped (see guard): most are tried at every
+        # line start or, led by a lookbehind, at every position.
+        if guard(pattern).may_match(text):
+            text = pattern.sub(replacement, text)
     # Runs of blanks between words fold; the indentation that starts a line stays (a call tree's).
-    return re.sub(r"(?<=\S)[ \t]+", " ", text).strip()
+    return BLANKS_AFTER_WORD.sub(" ", text).strip()
 
 
 def shorten(text: str, limit: int) -> str:
@@ -185,7 +201,7 @@ def _sentences(text: str) -> tuple[str, ...]:
     for part in SENTENCE_END.split(prose(text)):
         sentence = _laid_out(part) or " ".join(part.split()).lstrip("-* ").strip()
         head = sentence[:SENTENCE_READ]
-        if NOT_A_STATEMENT.search(head):
+        if NOT_A_STATEMENT_START.match(head) or NOT_A_STATEMENT_ANYWHERE.search(head):
             continue
         # "@a @b it looks like …": the addressees are who is asked, not what is said.
         sentence = LEADING_MENTIONS.sub("", sentence)

@@ -53,6 +53,8 @@ EXPECTATION = re.compile(
     r"(?:should|ought to) (?:(?:\w+ ){0,2}(?:work|succeed|pass|be fine|be allowed)|not (?:fail|crash|error|raise)))\b",
     re.I,
 )
+# "the tests require a hefty amount of memory due to ...": why the tests cost what they do.
+TEST_COST = re.compile(r"\btests?\s+(?:\w+\s+)?(?:require|requires|need|needs|take|takes|use|uses)\b", re.I)
 # "nn.Linear hits it the same way, because it calls F.linear": why others are hit too (the
 # failure's reach), not what goes wrong.
 HIT_TOO = re.compile(
@@ -116,6 +118,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         NOT_A_FAILURE.search(before)
         or HIT_TOO.search(before)
         or EXPECTATION.search(before)
+        or TEST_COST.search(before)
         or ABANDONED.search(sentence[: marker.end()])
         or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
         or POINTER_CAUSE.search(sentence)

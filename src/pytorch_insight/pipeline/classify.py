@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from pytorch_insight.config import AreaRule, ClassificationWeights, Profile
+from pytorch_insight.guard import Guard, guard
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.features import KeywordSet
 
@@ -18,9 +19,16 @@ class _CompiledArea:
     labels: frozenset[str]
     tags: frozenset[str]
     keywords: KeywordSet
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[tuple[re.Pattern[str], Guard], ...]
     paths: tuple[str, ...]
     owners: frozenset[str]
+
+    def first_pattern(self, raw: str) -> re.Pattern[str] | None:
+        """The first of the area's patterns found in `raw`."""
+        for pattern, needs in self.patterns:
+            if needs.may_match(raw) and pattern.search(raw):
+                return pattern
+        return None
 
 
 def _compile(rule: AreaRule) -> _CompiledArea:
@@ -29,7 +37,8 @@ def _compile(rule: AreaRule) -> _CompiledArea:
         labels=frozenset(label.lower() for label in rule.labels),
         tags=frozenset(tag.lower().strip("[]") for tag in rule.title_tags),
         keywords=KeywordSet(rule.keywords),
-        patterns=tuple(re.compile(pattern) for pattern in rule.patterns),
+        # A profile's pattern led by `\b` ("\bsm_?...") would be tried at every position of every text.
+        patterns=tuple((compiled, guard(compiled)) for compiled in map(re.compile, rule.patterns)),
         paths=tuple(path.lower() for path in rule.paths),
         owners=frozenset(owner.lower().lstrip("@") for owner in rule.owners),
     )
@@ -68,6 +77,9 @@ class AreaClassifier:
         # word is tried once, not once per item that uses it.
         self.tried: set[str] = set()
         self.prefixed: set[str] = set()
+        # One string per distinct piece of evidence: a window repeats a few hundred of them, and a
+        # reading process sends each once per batch instead of once per item.
+        self.evidence: dict[str, str] = {}
 
     def classify(self, assessment: Assessment) -> dict[str, list[str]]:
         """Area id -> the evidence that put the item there, in profile order."""
@@ -94,7 +106,7 @@ class AreaClassifier:
         for key in keys:
             named.update(self.named.get(key, ()))
         for n, area in enumerate(self.areas):
-            pattern = next((pattern for pattern in area.patterns if pattern.search(present.raw)), None)
+            pattern = area.first_pattern(present.raw)
             if pattern is None and n not in named and not self.score_all:
                 continue
             score, evidence = self._score(area, assessment, present, pattern)
@@ -114,6 +126,9 @@ class AreaClassifier:
             self.prefixed.update(word for word in new if word.startswith(self.prefixes))
         return sorted(words & self.prefixed)
 
+    def _once(self, evidence: str) -> str:
+        return self.evidence.setdefault(evidence, evidence)
+
     def _score(
         self, area: _CompiledArea, assessment: Assessment, present: _Present, pattern: re.Pattern[str] | None
     ) -> tuple[float, list[str]]:
@@ -123,36 +138,36 @@ class AreaClassifier:
         if self.use_labels and not features.labels.isdisjoint(area.labels):
             for label in sorted(features.labels & area.labels):
                 score += weights.label
-                evidence.append(f"label {label}")
+                evidence.append(self._once(f"label {label}"))
         if not features.tags.isdisjoint(area.tags):
             for tag in sorted(features.tags & area.tags):
                 score += weights.title_tag
-                evidence.append(f"title tag [{tag}]")
+                evidence.append(self._once(f"title tag [{tag}]"))
         if item.kind in area.rule.kinds:
             score += weights.kind
-            evidence.append(f"kind {item.kind}")
+            evidence.append(self._once(f"kind {item.kind}"))
         if pattern is not None:
             score += weights.pattern
-            evidence.append(f"pattern {pattern.pattern}")
+            evidence.append(self._once(f"pattern {pattern.pattern}"))
         if present.paths:
             paths = [path for path in area.paths if path in present.paths]
             if paths:
                 score += weights.path
-                evidence.append(f"path {paths[0]}")
+                evidence.append(self._once(f"path {paths[0]}"))
         hits = area.keywords.found(present.words, present.phrases, present.prefixed)
         if hits:
             title_hits = [hit for hit in hits if hit in features.title_words or (" " in hit and hit in features.title)]
             body_hits = [hit for hit in hits if hit not in title_hits]
             if title_hits:
                 score += weights.title_keyword
-                evidence.append("title mentions " + ", ".join(title_hits[:3]))
+                evidence.append(self._once("title mentions " + ", ".join(title_hits[:3])))
             if body_hits:
                 score += min(weights.body_keyword_cap, weights.body_keyword * len(body_hits))
-                evidence.append("text mentions " + ", ".join(body_hits[:3]))
+                evidence.append(self._once("text mentions " + ", ".join(body_hits[:3])))
         if not features.owners.isdisjoint(area.owners):
             owners = sorted(features.owners & area.owners)
             score += min(weights.owner_cap, weights.owner * len(owners))
-            evidence.append("cc " + ", ".join(f"@{owner}" for owner in owners[:3]))
+            evidence.append(self._once("cc " + ", ".join(f"@{owner}" for owner in owners[:3])))
         return score, evidence
 
 

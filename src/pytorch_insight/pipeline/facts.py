@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from pytorch_insight.config import SeverityVocabulary
+from pytorch_insight.guard import guard
 from pytorch_insight.model import Item
 from pytorch_insight.text import sentences, shorten
 
@@ -330,8 +331,7 @@ class FactExtractor:
         """The item's facts; its context (hardware, scale, release ...) only where a problem or a gain
         is stated, or where `context` asks for it (the learned judgement found a problem)."""
         title = (item.title or "")[:TITLE_LIMIT]
-        skipped = " ".join(match.group(0) for match in SKIPPED_SECTIONS.finditer(item.body or ""))
-        body = SKIPPED_SECTIONS.sub("\n\n", item.body or "")
+        body, skipped = _skip_sections(item.body or "")
         found: list[Fact] = []
         seen: set[str] = set()
 
@@ -469,7 +469,22 @@ SAYS_FIX = re.compile(
 
 
 def _says_it_fixes(body: str) -> bool:
-    return bool(SAYS_FIX.search(body[:3000].lower()))
+    head = body[:3000].lower()
+    return guard(SAYS_FIX).may_match(head) and SAYS_FIX.search(head) is not None
+
+
+def _skip_sections(body: str) -> tuple[str, str]:
+    """The body with each skipped section replaced by a blank line (SKIPPED_SECTIONS.sub), and the
+    skipped sections joined, in one pass; a body without their headings is read as it is."""
+    if not guard(SKIPPED_SECTIONS).may_match(body):
+        return body, ""
+    kept, skipped, end = [], [], 0
+    for match in SKIPPED_SECTIONS.finditer(body):  # a section is never empty: it holds its heading line
+        kept.append(body[end : match.start()])
+        skipped.append(match.group(0))
+        end = match.end()
+    kept.append(body[end:])
+    return "\n\n".join(kept), " ".join(skipped)
 
 
 TABLE_CELLS = 3  # bars that make a "sentence" a run of table rows

@@ -55,7 +55,8 @@ class Features:
 
 def normalize_title(title: str | None) -> str:
     """A title reduced to its words, for spotting the same change submitted twice."""
-    text = NUMBER_SUFFIX.sub("", title or "").lower()
+    # The suffix pattern starts with a lookbehind, tried at every position: most titles have none.
+    text = (NUMBER_SUFFIX.sub("", title) if title and "(#" in title else title or "").lower()
     return " ".join(WORD.findall(text))
 
 
@@ -74,14 +75,18 @@ def extract_features(item: Item) -> Features:
     title = item.title or ""
     body = (item.body or "")[:BODY_LIMIT]
     prose = FENCE.sub(" ", body)
-    has_cc = "cc" in prose.lower()
-    owners = (
-        frozenset(handle.lower() for line in CC_LINE.findall(prose) for handle in HANDLE.findall(line))
-        if has_cc
-        else frozenset()
-    )
-    prose_without_cc = CC_LINE.sub(" ", prose) if has_cc else prose
-    written = f"{title}\n{prose_without_cc}"
+    owners: frozenset[str] = frozenset()
+    # A cc line names someone: without an "@" there is none to read or remove.
+    if "@" in prose and "cc" in prose.lower():
+        lines: list[str] = []
+
+        def read(line: re.Match[str]) -> str:  # each cc line read and removed in one pass
+            lines.append(line.group(1))
+            return " "
+
+        prose = CC_LINE.sub(read, prose)
+        owners = frozenset(handle.lower() for line in lines for handle in HANDLE.findall(line))
+    written = f"{title}\n{prose}"
     text = written.lower()
     title_lower = title.lower()
     stack = tuple(int(number) for number in GHSTACK.findall(body)) if "ghstack" in body else ()
@@ -97,8 +102,9 @@ def extract_features(item: Item) -> Features:
         title=title_lower,
         labels=frozenset(label.lower() for label in item.labels),
         # One string per distinct word for the whole window, not one per item that uses it: the
-        # word sets are most of what a window's features hold (`report`'s peak memory).
-        words=frozenset(map(intern, WORD.findall(text))),
+        # word sets are most of what a window's features hold (`report`'s peak memory). A text says
+        # most of its words more than once: each is interned once.
+        words=frozenset(map(intern, set(WORD.findall(text)))),
         title_words=frozenset(map(intern, WORD.findall(title_lower))),
         tags=title_tags(title),
         owners=owners,

@@ -7,6 +7,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from pytorch_insight.guard import guard
 from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.fuse import cherry_picked
@@ -72,6 +73,9 @@ def closing_references(text: str, repo: str | None, keywords: re.Pattern[str] = 
     """(repo, number, the words that say it) for every ``Fixes #N``, ``closes o/r#N``,
     ``resolves <issue URL>`` ..."""
     found: list[tuple[str, int, str]] = []
+    # A reference holds a "#" or an issue URL; and few texts hold a closing word at all.
+    if ("#" not in text and "/issues/" not in text) or not guard(keywords).may_match(text):
+        return found
     for keyword in keywords.finditer(text):
         position = keyword.end()
         while (match := REFERENCE.match(text, position)) is not None:
@@ -102,6 +106,8 @@ def issue_urls(text: str) -> list[tuple[str, int, bool, str]]:
 def own_line_issues(body: str, repo: str | None, by_id: Mapping[str, Assessment]) -> list[tuple[tuple[str, int], str]]:
     """((repo, number), evidence) for each issue of the window a PR body names on a line of its own."""
     found = []
+    if "#" not in body:
+        return found
     for match in OWN_LINE.finditer(body):
         target = (match.group("repo") or repo or "", int(match.group("number")))
         known = by_id.get(github_item_id(*target))
@@ -151,7 +157,9 @@ def link_offered_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, As
     but cannot merge"): the PR that never names the issue back fixes it all the same."""
     for assessment in assessments:
         item = assessment.item
-        if item.kind != "issue" or not item.body or not (said := FIX_OFFERED.search(item.body)):
+        if item.kind != "issue" or not item.body or not guard(FIX_OFFERED).may_match(item.body):
+            continue
+        if not (said := FIX_OFFERED.search(item.body)):
             continue
         changes = {
             target
@@ -208,6 +216,9 @@ def link_trackers(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
     for assessment in assessments:
         item = assessment.item
         if item.kind not in ("issue", "rfc") or not item.body or not item.repo:
+            continue
+        # Each reference takes a "#" or an issue URL of its own: fewer than TRACKER_MIN, no tracker.
+        if item.body.count("#") + item.body.count("/issues/") < TRACKER_MIN:
             continue
         listed: dict[str, str] = {}  # target -> the list line naming it
         for line in tracked_lines(item.body):

@@ -6,6 +6,7 @@ import re
 from functools import cache
 
 from pytorch_insight.config import Profile
+from pytorch_insight.guard import Guard, either, guard
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.reasons import Reason, reason
 
@@ -15,27 +16,47 @@ class NoiseRules:
         self.profile = profile
         # A window has few authors and many items: each login is judged once.
         self.is_bot = cache(profile.is_bot)
+        # Each rule's reason is worded once: every item it marks holds the same one (a reading
+        # process sends it to the parent once per batch).
         self.rules = [
-            (rule.id, rule.reason, [re.compile(p) for p in rule.title_patterns], set(rule.labels), set(rule.kinds))
+            (
+                reason("signal", tag=f"noise:{rule.id}", what=rule.reason),
+                _guarded(rule.title_patterns),
+                set(rule.labels),
+                set(rule.kinds),
+            )
             for rule in profile.noise
         ]
+        # Most titles hold none of the strings any of a rule's patterns needs: one test for the rule.
+        self.rule_guards = [either(needs for _, needs in patterns) for _, patterns, _, _ in self.rules]
+        self.bot_reason = cache(lambda login: reason("bot", login=login))
 
     def reasons(self, assessment: Assessment) -> list[Reason]:
         item = assessment.item
         found = []
         if self.is_bot(item.author):
-            found.append(reason("bot", login=item.author or ""))
+            found.append(self.bot_reason(item.author or ""))
         title = item.title or ""
+        lowered = title.lower()
         labels = set(item.labels)
-        for rule_id, why, patterns, rule_labels, kinds in self.rules:
-            if labels & rule_labels or item.kind in kinds or _search_any(patterns, title):
-                found.append(reason("signal", tag=f"noise:{rule_id}", what=why))
+        for (said, patterns, rule_labels, kinds), needs in zip(self.rules, self.rule_guards, strict=True):
+            if (
+                labels & rule_labels
+                or item.kind in kinds
+                or (needs.may_match(title, lowered) and _search_any(patterns, title, lowered))
+            ):
+                found.append(said)
         return found
 
 
-def _search_any(patterns: list[re.Pattern[str]], text: str) -> bool:
+def _guarded(patterns: list[str]) -> list[tuple[re.Pattern[str], Guard]]:
+    """Each pattern with its guard: most are case-blind and led by `\b`, tried at every position."""
+    return [(compiled, guard(compiled)) for compiled in map(re.compile, patterns)]
+
+
+def _search_any(patterns: list[tuple[re.Pattern[str], Guard]], text: str, lowered: str) -> bool:
     # A loop rather than any() over a generator: this runs for every pattern of every item.
-    for pattern in patterns:
-        if pattern.search(text):
+    for pattern, needs in patterns:
+        if needs.may_match(text, lowered) and pattern.search(text):
             return True
     return False

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 from pytorch_insight.config import LocalizedText, Profile, Reader, Signal
 from pytorch_insight.model import short_ref
@@ -79,6 +79,10 @@ class Ranker:
         self.watched_people = {login.lower() for login in reader.watch_people}
         self.watched_keywords = [keyword.lower() for keyword in reader.watch_keywords]
         self.watched_paths = [path.lower() for path in reader.watch_paths]
+        # Reasons many items share, worded once: a window's noise is a handful of rule lists, its
+        # signals and comment counts a handful of values (reasons are immutable, so items share them).
+        self.shared_reasons: dict[tuple, Reason] = {}
+        self.weights: dict[tuple[str, ...], float] = {}
 
     def severity(self, assessment: Assessment) -> Severity:
         """Points for what the item's text says happens: the worst problem in full, the others in
@@ -86,6 +90,8 @@ class Ranker:
         matter more (named hardware, scale, a major downstream user, a release, the default path)."""
         weights, context = self.settings.facts, self.settings.context
         facts = assessment.facts
+        if not facts.facts and assessment.learned is None:
+            return Severity(0.0, [])  # nothing read of it (noise): no points, no reasons
         # A learned fact weighs by how sure the model is; a phrase or a label in full.
         sure = {fact.kind: fact.confidence for fact in reversed(facts.facts)}
         problems = {kind: weights[kind] * sure[kind] for kind in facts.problems if weights.get(kind, 0.0) > 0}
@@ -140,7 +146,13 @@ class Ranker:
         severity = self.severity(assessment)
         read = assessment.text_signals or self.text_signals(assessment)
         reasons = list(severity.reasons)
-        reasons += [reason("signal", tag=f"signal:{s.id}", what=s.reason) for s in read.fired]
+        reasons += [
+            self._once(
+                ("signal", s.id, s.reason.en, s.reason.zh),
+                partial(reason, "signal", tag=f"signal:{s.id}", what=s.reason),
+            )
+            for s in read.fired
+        ]
         score += severity.points + sum(signal.weight for signal in read.fired)
         score += self._engagement(assessment, reasons)
         score += self._context(assessment, read, reasons)
@@ -155,16 +167,29 @@ class Ranker:
         score *= weight
         if assessment.noise:
             score *= settings.noise_factor
-            reasons.append(reason("noise", what=joined(assessment.noise, {"en": "; ", "zh": "；"})))
+            noise = assessment.noise
+            reasons.append(
+                self._once(("noise", *noise), lambda: reason("noise", what=joined(noise, {"en": "; ", "zh": "；"})))
+            )
         if assessment.canonical:
             score -= settings.duplicate_penalty
             reasons.append(reason("duplicate", ref=short_ref(assessment.canonical)))
         return score, reasons, severity
 
+    def _once(self, key: tuple[object, ...], word: Callable[[], Reason]) -> Reason:
+        """The reason `word` makes, worded the first time `key` asks for it."""
+        found = self.shared_reasons.get(key)
+        if found is None:
+            found = self.shared_reasons[key] = word()
+        return found
+
     def reader_weight(self, assessment: Assessment) -> float:
-        return max(
-            (self.reader.area_weights.get(area, NEUTRAL_WEIGHT) for area in assessment.areas), default=NEUTRAL_WEIGHT
-        )
+        areas = tuple(assessment.areas)
+        weight = self.weights.get(areas)
+        if weight is None:
+            weight = max((self.reader.area_weights.get(area, NEUTRAL_WEIGHT) for area in areas), default=NEUTRAL_WEIGHT)
+            self.weights[areas] = weight
+        return weight
 
     def _in_window(self, moment: str | None) -> bool:
         """Activity counts only inside the report's window; an undated comment counts."""
@@ -183,7 +208,8 @@ class Ranker:
         assessment.activity = comments
         if comments:
             total += min(settings.comment_cap, settings.comment_weight * math.log2(1 + comments))
-            reasons.append(reason("comments", n=comments) if comments > 1 else reason("comment"))
+            code = "comments" if comments > 1 else "comment"
+            reasons.append(self._once((code, comments), partial(reason, code, n=comments)))
         if item.reactions and self.window is None:
             total += min(settings.reaction_cap, settings.reaction_weight * math.log2(1 + item.reactions))
             reasons.append(reason("reactions", n=item.reactions))

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy
 
 from pytorch_insight.errors import ConfigError
+from pytorch_insight.guard import guard
 
 # What the model reads of an item: the title and the beginning of the description, where a report
 # states its problem (on the corpus's time split 600 characters read better than 1,200 or 400, and
@@ -44,7 +45,14 @@ MODEL_ENV = "PYTORCH_INSIGHT_SEVERITY_MODEL"
 
 def read_body(body: str | None, limit: int = TEXT_LIMIT) -> str:
     """The description as the model reads it: up to its environment dump, cut at `limit`."""
-    return ENVIRONMENT.sub("", (body or "")[: 4 * TEXT_LIMIT])[:limit]
+    return _before_environment(body or "")[:limit]
+
+
+# The model reads a description, and its evidence is quoted from a longer cut of the same one.
+@lru_cache(maxsize=16)
+def _before_environment(body: str) -> str:
+    head = body[: 4 * TEXT_LIMIT]
+    return ENVIRONMENT.sub("", head) if guard(ENVIRONMENT).may_match(head) else head
 
 
 def model_text(title: str | None, body: str | None) -> str:
