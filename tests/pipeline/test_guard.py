@@ -55,7 +55,8 @@ def test_a_choice_of_patterns_needs_what_one_of_them_needs() -> None:
 
 def patterns() -> list[re.Pattern[str]]:
     extractor = FactExtractor(PROFILE.severity)
-    found = [p for p in (extractor.hardware, extractor.downstream, extractor.release, extractor.scale) if p]
+    vocabularies = (extractor.hardware, extractor.downstream, extractor.release, extractor.scale)
+    found = [vocabulary[0].pattern for vocabulary in vocabularies if vocabulary]
     found += [re.compile(p) for area in PROFILE.areas for p in area.patterns]
     found += [re.compile(p) for rule in PROFILE.noise for p in rule.title_patterns]
     found += list(facts.PROBLEMS.values())

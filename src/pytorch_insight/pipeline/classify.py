@@ -19,14 +19,16 @@ class _CompiledArea:
     labels: frozenset[str]
     tags: frozenset[str]
     keywords: KeywordSet
-    patterns: tuple[tuple[re.Pattern[str], Guard], ...]
+    # Each pattern with its guard, None where the engine skips ahead by itself: a profile's pattern
+    # led by `\b` ("\bsm_?...") would be tried at every position of every text.
+    patterns: tuple[tuple[re.Pattern[str], Guard | None], ...]
     paths: tuple[str, ...]
     owners: frozenset[str]
 
     def first_pattern(self, raw: str) -> re.Pattern[str] | None:
         """The first of the area's patterns found in `raw`."""
         for pattern, needs in self.patterns:
-            if needs.may_match(raw) and pattern.search(raw):
+            if (needs is None or needs.may_match(raw)) and pattern.search(raw):
                 return pattern
         return None
 
@@ -37,11 +39,14 @@ def _compile(rule: AreaRule) -> _CompiledArea:
         labels=frozenset(label.lower() for label in rule.labels),
         tags=frozenset(tag.lower().strip("[]") for tag in rule.title_tags),
         keywords=KeywordSet(rule.keywords),
-        # A profile's pattern led by `\b` ("\bsm_?...") would be tried at every position of every text.
-        patterns=tuple((compiled, guard(compiled)) for compiled in map(re.compile, rule.patterns)),
+        patterns=tuple((compiled, _worth(guard(compiled))) for compiled in map(re.compile, rule.patterns)),
         paths=tuple(path.lower() for path in rule.paths),
         owners=frozenset(owner.lower().lstrip("@") for owner in rule.owners),
     )
+
+
+def _worth(needs: Guard) -> Guard | None:
+    return needs if needs.worth and needs.clauses else None
 
 
 class AreaClassifier:
@@ -89,22 +94,24 @@ class AreaClassifier:
         present = _Present(
             raw=f"{item.title or ''}\n{item.body or ''}",  # the profile's patterns see it as written
             words=features.words & self.words,
-            phrases=frozenset(phrase for phrase in self.phrases if phrase in text),
+            phrases=frozenset([phrase for phrase in self.phrases if phrase in text]),
             prefixed=self._prefixed(features.words),
-            paths=frozenset(path for path in self.paths if path in text),
+            paths=frozenset([path for path in self.paths if path in text]),
         )
-        keys = [
-            *((("label", label) for label in features.labels) if self.use_labels else ()),
-            *(("tag", tag) for tag in features.tags),
-            ("kind", item.kind),
-            *(("owner", owner) for owner in features.owners),
-            *(("word", word) for word in present.words),
-            *(("phrase", phrase) for phrase in present.phrases),
-            *(("path", path) for path in present.paths),
-        ]
         named: set[int] = set(self.prefix_areas) if present.prefixed else set()
-        for key in keys:
-            named.update(self.named.get(key, ()))
+        lookup = self.named.get
+        for kind, values in (
+            ("label", features.labels if self.use_labels else ()),
+            ("tag", features.tags),
+            ("kind", (item.kind,)),
+            ("owner", features.owners),
+            ("word", present.words),
+            ("phrase", present.phrases),
+            ("path", present.paths),
+        ):
+            for value in values:
+                if areas := lookup((kind, value)):
+                    named |= areas
         for n, area in enumerate(self.areas):
             pattern = area.first_pattern(present.raw)
             if pattern is None and n not in named and not self.score_all:

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from pytorch_insight.config import SeverityVocabulary
-from pytorch_insight.guard import guard
+from pytorch_insight.folded import CaseBlind, case_blind
+from pytorch_insight.guard import Guard, guard
 from pytorch_insight.model import Item
 from pytorch_insight.text import sentences, shorten
 
@@ -313,11 +314,12 @@ class ItemFacts:
 
 class FactExtractor:
     def __init__(self, vocabulary: SeverityVocabulary) -> None:
-        def alternation(words: list[str]) -> re.Pattern[str] | None:
+        def alternation(words: list[str]) -> tuple[CaseBlind, Guard] | None:
             if not words:
                 return None
             # A word start, or a count glued to it: "8xH100".
-            return re.compile(r"(?:\b|(?<=\dx))(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")\b", re.I)
+            pattern = re.compile(r"(?:\b|(?<=\dx))(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")\b", re.I)
+            return case_blind(pattern), guard(pattern)
 
         self.hardware = alternation(vocabulary.hardware)
         self.downstream = alternation([re.escape(word) for word in vocabulary.downstream])
@@ -375,8 +377,8 @@ class FactExtractor:
                 add(kind, f"label: {label}", label, "label")
         if context or seen & CONTEXTUAL:  # context only weighs with a problem or a gain
             self._context(read, add)
-            if self.hardware is not None and (match := self.hardware.search(skipped)):
-                add("hardware", f"environment: {match.group(0)}", match.group(0))  # the reporter's setup
+            if self.hardware is not None and (setup := _search(self.hardware, skipped, skipped.lower())):
+                add("hardware", f"environment: {setup[1]}", setup[1])  # the reporter's setup
         return ItemFacts(tuple(found), bool(FIX_INTENT.search(title.lower())) or _says_it_fixes(body))
 
     def _read(self, sentence: str, add) -> None:  # type: ignore[no-untyped-def]
@@ -415,19 +417,27 @@ class FactExtractor:
         """Hardware, scale, downstream users, release and default path: each searched once over
         all the sentences, and quoted with the sentence that names it."""
         text = "\n".join(read)
+        lowered = text.lower()
         starts = list(accumulate((len(sentence) + 1 for sentence in read[:-1]), initial=0))
-        for kind, pattern in (
+        for kind, vocabulary in (
             ("hardware", self.hardware),
             ("downstream", self.downstream),
             ("release", self.release),
             ("scale", self.scale),
             ("default", self.default_path),
         ):
-            if pattern is not None and (match := pattern.search(text)):
-                add(kind, read[bisect_right(starts, match.start()) - 1], match.group(0))
+            if vocabulary is not None and (found := _search(vocabulary, text, lowered)):
+                add(kind, read[bisect_right(starts, found[0]) - 1], found[1])
 
 
 CONTEXTUAL = frozenset({*PROBLEMS, "gain"})
+
+
+def _search(vocabulary: tuple[CaseBlind, Guard], text: str, lowered: str) -> tuple[int, str] | None:
+    """Where a vocabulary's first word in `text` starts, and the word as written. Most texts hold
+    none of the strings its words need; the rest are searched case-sensitively when ASCII (folded)."""
+    pattern, needs = vocabulary
+    return pattern.search(text, lowered) if needs.may_match(text, lowered) else None
 
 
 # "16 -> 23 MFU", "from 40 ms to 31 ms": a before and an after of a metric whose direction is known.

@@ -141,13 +141,37 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
     def _intercept(self) -> numpy.ndarray:
         return numpy.asarray(self.intercept)
 
-    def _columns(self, found: Sequence[str]) -> list[int]:
-        """The columns of the terms the model knows, in the order they occur."""
-        return [column for column in map(self.index.get, found) if column is not None]
+    @cached_property
+    def _pair_index(self) -> dict[tuple[str, ...], int]:
+        """The columns of word pairs by their two words: a pair is looked up without being written
+        out as "a b" (a new string to hash for each pair of each text)."""
+        return {tuple(term.split(" ")): column for term, column in self.index.items() if term.count(" ") == 1}
+
+    @cached_property
+    def _title_index(self) -> dict[str, int]:
+        """The columns of title words ("t:word") by the word."""
+        return {term[2:]: column for term, column in self.index.items() if term.startswith("t:")}
+
+    def _term_columns(self, title: str | None, body: str | None, extra: Iterable[str]) -> list[int | None]:
+        """The column of each of `terms(title, body, extra)`, in their order (None: a term it does not know)."""
+        words = tokens(model_text(title, body))
+        found = [*map(self.index.get, words), *map(self._pair_index.get, zip(words, words[1:], strict=False))]
+        found += map(self._title_index.get, tokens(title or ""))
+        found += map(self.index.get, extra)
+        return found
+
+    def _word_columns(self, words: list[str]) -> list[int]:
+        """The columns of the words and their pairs the model knows (`words + _pairs(words)`), in order."""
+        found = [column for column in map(self.index.get, words) if column is not None]
+        pairs = map(self._pair_index.get, zip(words, words[1:], strict=False))
+        return found + [column for column in pairs if column is not None]
 
     def margins(self, found: Sequence[str]) -> list[float]:
         """Sublinear tf-idf, l2-normalised (the weighting the training used), times each class's weights."""
-        counts = Counter(map(self.index.get, found))
+        return self._margins(map(self.index.get, found))
+
+    def _margins(self, columns: Iterable[int | None]) -> list[float]:
+        counts = Counter(columns)
         counts.pop(None, None)  # the terms it does not know
         if not counts:
             return list(self.intercept)
@@ -159,10 +183,11 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
         return (self._matrix[:, columns] @ weights + self._intercept).tolist()
 
     def probabilities(self, found: Sequence[str]) -> dict[str, float]:
-        return {
-            name: _sigmoid(a * margin + b)
-            for name, margin, (a, b) in zip(self.classes, self.margins(found), self.platt, strict=True)
-        }
+        return self._probabilities(self.margins(found))
+
+    def _probabilities(self, margins: list[float]) -> dict[str, float]:
+        pairs = zip(self.classes, margins, self.platt, strict=True)
+        return {name: _sigmoid(a * margin + b) for name, margin, (a, b) in pairs}
 
     def judge(
         self,
@@ -174,7 +199,7 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
     ) -> Judgement:
         """Class probabilities of the item, and for each class at least `explain` likely the sentence
         (title included) whose words push most towards it; `sentences` is read only then."""
-        probabilities = self.probabilities(terms(title, body, extra))
+        probabilities = self._probabilities(self._margins(self._term_columns(title, body, extra)))
         evidence: dict[str, str] = {}
         wanted = [k for k, name in enumerate(self.classes) if probabilities[name] >= explain]
         if wanted:
@@ -189,7 +214,7 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
 
     def _contributions(self, words: list[str], wanted: list[int], rows: numpy.ndarray) -> dict[int, float]:
         """Class k (of `wanted`, whose weight `rows` are) -> how far the words push towards it."""
-        columns = self._columns(words + _pairs(words))
+        columns = self._word_columns(words)
         if not columns:
             return dict.fromkeys(wanted, 0.0)
         sums = rows[:, columns] @ self._idf[columns]
