@@ -39,7 +39,7 @@ from pytorch_insight.model import Item  # noqa: E402
 from pytorch_insight.pipeline import assess  # noqa: E402
 from pytorch_insight.pipeline.facts import FactExtractor  # noqa: E402
 from pytorch_insight.pipeline.features import extract_features, normalize_title  # noqa: E402
-from pytorch_insight.pipeline.fuse import RELAND  # noqa: E402
+from pytorch_insight.pipeline.fuse import RELAND, tagged  # noqa: E402
 from pytorch_insight.report.build import ReportOptions, build_report  # noqa: E402
 from pytorch_insight.report.render import render_html, render_markdown  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
@@ -176,7 +176,7 @@ PIPELINE_PROBES: dict[str, tuple[Callable[[str], object], Callable[[int], str], 
         (1_000, 3_990),
     ),
     "fuse: title 'reland x      y' (RELAND)": (
-        RELAND.match,
+        lambda title: tagged(RELAND, title),
         lambda size: "reland x" + " " * size + "y",
         (1_000, 4_000),
     ),

@@ -139,3 +139,14 @@ def test_a_partial_fix_of_an_issue_url_is_a_fix_link() -> None:
     result = run(issue, fix)
     assert relations(result[ref(41)], "fixes") == [ref(40)]
     assert relations(result[ref(40)], "fixed_by") == [ref(41)]
+
+
+def test_a_reland_or_revert_title_gives_the_first_versions_title_however_long_its_blanks() -> None:
+    from pytorch_insight.pipeline.fuse import RELAND, REVERT, tagged
+
+    assert tagged(RELAND, '[reland 2] "Fuse the pointwise ops"  ') == "Fuse the pointwise ops"
+    assert tagged(REVERT, "Revert 'Drop the old path'") == "Drop the old path"
+    assert tagged(RELAND, "Fuse the pointwise ops") is None
+    assert tagged(RELAND, "reland: first line\nsecond line") is None  # a title goes on past its line
+    long_blanks = "reland x" + " " * 50_000 + "y"  # once a quadratic rescan of the blanks
+    assert tagged(RELAND, long_blanks) == "x" + " " * 50_000 + "y"

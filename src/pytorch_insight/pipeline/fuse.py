@@ -12,9 +12,10 @@ from pytorch_insight.model import github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.features import normalize_title
 
-RELAND = re.compile(
-    r"""^\s*(?:\[re-?land(?:ed)?(?:\s*\d+)?\]\s*:?\s*|re-?land(?:ed)?(?:\s*\d+)?\s*:?\s+)["']?(.*?)["']?\s*$""", re.I
-)
+# The tags that make a title a reland's or a revert's; what follows them is the first version's title
+# (see `tagged`: trimmed in Python, since a lazy group before a trailing `\s*$` rescans a long run of
+# blanks from every position it could end at).
+RELAND = re.compile(r"^\s*(?:\[re-?land(?:ed)?(?:\s*\d+)?\]\s*:?\s*|re-?land(?:ed)?(?:\s*\d+)?\s*:?\s+)", re.I)
 # Tags that mark one submission of a change among several: a copy ("[not used]", "[new]", "[v2]"), a
 # cherry-pick to a release branch ("[release/2.12]", "[2.12]", "[cherry-pick]"). Read away for grouping.
 COPY_TAG = re.compile(
@@ -27,7 +28,8 @@ CHERRY_PICK = re.compile(
 )
 ABANDONED = re.compile(r"^\s*\[(?:not used|unused|old|abandoned)\]", re.I)
 CHERRY_TITLE = re.compile(r"^\s*\[(?:cherry[- ]?pick(?:ed)?|release/[\w.]+|v?\d+\.\d+(?:\.\d+)?)\]", re.I)
-REVERT = re.compile(r"""^\s*revert(?:ed)?\s*:?\s+["']?(.*?)["']?\s*$""", re.I)
+REVERT = re.compile(r"^\s*revert(?:ed)?\s*:?\s+", re.I)
+QUOTES = ('"', "'")
 REFERENCED_NUMBER = re.compile(r"\(#(\d+)\)")
 SOURCE_PREFERENCE = {"github": 0}
 
@@ -110,8 +112,8 @@ def link_duplicates(assessments: Sequence[Assessment], by_id: Mapping[str, Asses
         title = normalize_title(COPY_TAG.sub("", assessment.item.title or ""))
         if (
             len(title.split()) >= 3
-            and not RELAND.match(assessment.item.title or "")
-            and not REVERT.match(assessment.item.title or "")
+            and tagged(RELAND, assessment.item.title or "") is None
+            and tagged(REVERT, assessment.item.title or "") is None
         ):
             groups[(assessment.item.repo, _family(assessment), title)].append(assessment)
     for members in groups.values():
@@ -129,10 +131,23 @@ def link_duplicates(assessments: Sequence[Assessment], by_id: Mapping[str, Asses
             canonical.relate("duplicate", member.id, "same title opened again")
 
 
+def tagged(pattern: re.Pattern[str], title: str) -> str | None:
+    """The title after the tag `pattern` matches at its start, without the quotes around it and the
+    blanks after it; None when the title has no such tag (or goes on past a line break)."""
+    match = pattern.match(title)
+    if match is None:
+        return None
+    rest = title[match.end() :].rstrip()
+    if "\n" in rest:
+        return None
+    rest = rest[:-1] if rest.endswith(QUOTES) else rest
+    return rest[1:] if rest.startswith(QUOTES) else rest
+
+
 def base_title(title: str) -> str:
     """A change's title without reland and copy tags: every submission of one change shares it."""
-    reland = RELAND.match(title)
-    return normalize_title(COPY_TAG.sub("", reland.group(1) if reland else title))
+    inner = tagged(RELAND, title)
+    return normalize_title(COPY_TAG.sub("", title if inner is None else inner))
 
 
 def link_relands_and_reverts(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
@@ -143,10 +158,10 @@ def link_relands_and_reverts(assessments: Sequence[Assessment], by_id: Mapping[s
     for assessment in assessments:
         title = assessment.item.title or ""
         for pattern, kind, back in ((RELAND, "relands", "relanded_by"), (REVERT, "reverts", "reverted_by")):
-            match = pattern.match(title)
-            if not match:
+            inner = tagged(pattern, title)
+            if inner is None:
                 continue
-            for target, evidence in _targets(assessment, match.group(1), by_id, by_title):
+            for target, evidence in _targets(assessment, inner, by_id, by_title):
                 assessment.relate(kind, target.id if isinstance(target, Assessment) else target, evidence)
                 if isinstance(target, Assessment):
                     target.relate(back, assessment.id, evidence)
