@@ -61,6 +61,8 @@ HELD_OUT = (
     "week 09-14..09-20",
     "week 04-27..05-03",
     "week 06-16..06-22",
+    "week 05-12..05-18",
+    "week 06-22..06-28",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

@@ -119,6 +119,9 @@ class NoiseRule(BaseModel):
     title_patterns: Regexes = Field(default_factory=list)
     labels: list[str] = Field(default_factory=list)
     kinds: list[str] = Field(default_factory=list)
+    # False: a change this rule marks fixes nothing it names ("Add regression test for X. Fixes #N",
+    # the bug fixed elsewhere); its closing keyword makes it part of the story, not its fix.
+    fixes: bool = True
 
 
 class Contributor(BaseModel):

@@ -66,6 +66,23 @@ def test_a_thread_of_a_held_out_week_is_never_trained_on(tmp_path: Path) -> None
     assert corpus.skipped["held out (a labelled week)"] >= len(held)
 
 
+def test_a_fix_pr_labelled_through_its_issue_is_held_out_with_that_issue(tmp_path: Path) -> None:
+    issue = {"repo": "o/r", "number": 10, "kind": "issue", "title": "t", "labels": ["module: crash"], "text": "x"}
+    fix = {**issue, "number": 11, "kind": "pull_request", "labels_from": "O/R#10", "text": "Fixes #10"}
+    other = {**fix, "number": 12, "labels_from": "o/r#99"}
+    broken = {**fix, "number": 13, "labels_from": "issue ten"}
+    corpus_file = tmp_path / "corpus.jsonl"
+    corpus_file.write_text("".join(json.dumps(row) + "\n" for row in (fix, other, broken)), encoding="utf-8")
+    week = tmp_path / "week.jsonl"
+    week.write_text(json.dumps(issue) + "\n", encoding="utf-8")
+
+    corpus = read_corpus([corpus_file], held_out_keys([week]))
+
+    assert [e.number for e in corpus.examples] == [12]
+    assert corpus.examples[0].labels_from == ("o/r", 99)
+    assert corpus.skipped == {"held out (a labelled week)": 1, "labels_from names no issue": 1}
+
+
 def test_bad_lines_are_counted_and_the_rest_learned_from(tmp_path: Path) -> None:
     mixed = tmp_path / "mixed.jsonl"
     good = CORPUS.read_text(encoding="utf-8")

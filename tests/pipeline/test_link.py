@@ -32,10 +32,22 @@ def test_a_reference_that_opens_the_next_paragraph_is_not_one_more_fix() -> None
     assert [number for _, number, _ in closing_references(text, "pytorch/pytorch")] == [10]
 
 
-def test_issue_urls_read_as_fixes_unless_the_line_says_otherwise() -> None:
-    text = "https://github.com/pytorch/pytorch/issues/10\nRelated: https://github.com/pytorch/pytorch/issues/11"
-    assert [found[:3] for found in issue_urls(text)] == [("pytorch/pytorch", 10, True), ("pytorch/pytorch", 11, False)]
-    assert issue_urls(text)[1][3] == "Related: https://github.com/pytorch/pytorch/issues/11"
+def test_an_issue_url_is_a_fix_on_its_own_line_or_in_a_change_that_says_it_fixes() -> None:
+    text = (
+        "https://github.com/pytorch/pytorch/issues/10\n"
+        "Related: https://github.com/pytorch/pytorch/issues/11\n"
+        "The example that motivated this is in https://github.com/pytorch/pytorch/issues/12\n"
+        "This is a tentative fix to https://github.com/pytorch/pytorch/issues/13"
+    )
+    assert [(repo, number) for repo, number, _ in issue_urls(text, fix=False)] == [
+        ("pytorch/pytorch", 10),
+        ("pytorch/pytorch", 13),
+    ]
+    assert [number for _, number, _ in issue_urls(text, fix=True)] == [10, 12, 13]
+    assert (
+        issue_urls(text, fix=True)[1][2]
+        == "The example that motivated this is in https://github.com/pytorch/pytorch/issues/12"
+    )
 
 
 def test_fix_links_go_both_ways_with_their_evidence() -> None:
@@ -56,6 +68,18 @@ def test_fix_links_go_both_ways_with_their_evidence() -> None:
         by_url.id: 'issue URL in PR body: "https://github.com/pytorch/pytorch/issues/100"',
     }
     assert relations(result[names_a_pr.id], "fixes") == []
+
+
+def test_a_change_that_only_adds_a_test_is_part_of_the_story_not_its_fix() -> None:
+    bug = item(110, "torch.foo aborts the process on negative strides")
+    test = item(111, "Add regression test for torch.foo with negative strides", body="Fixes #110", kind="pull_request")
+    fix = item(112, "[core] Drop noexcept from the size computation", body="Fixes #110", kind="pull_request")
+    result = run(bug, test, fix)
+    assert relations(result[bug.id], "fixed_by") == [fix.id]
+    assert relations(result[bug.id], "tested_by") == [test.id]
+    assert relations(result[test.id], "tests") == [bug.id] and relations(result[test.id], "fixes") == []
+    [story] = [e for e in select_focus(list(result.values()), PROFILE, 12) if bug.id in e.members]
+    assert test.id in story.members
 
 
 def test_landed_commits_link_to_their_pr_and_to_the_issue_they_fix() -> None:

@@ -15,6 +15,8 @@ from tests.pipeline.helpers import item, run, texts
         ("[BE] Tidy up imports in dynamo", "someone", "typo or [BE] clean-up"),
         ("Fix typo in the FSDP docstring", "someone", "typo or [BE] clean-up"),
         ("[ROCm][inductor][UT] Preserve combo kernel options", "someone", "test-only change"),
+        ("test: cover the empty-input path of a reduction", "someone", "adds tests only"),
+        ("[dynamo] Add a regression test for generator graph breaks", "someone", "adds tests only"),
     ],
 )
 def test_each_kind_of_noise_is_marked_and_kept(title: str, author: str, reason: str) -> None:

@@ -3,6 +3,10 @@
 Two shapes are read: the harvest shape (`text` holds the description as far as it was shown) and
 the item shape of `import`/`export` (`body`). A line that is not a labelled GitHub issue or PR is
 counted and skipped, never fatal; the same thread seen twice is kept once (the longer text).
+
+A fix PR may carry the labels of the issue it fixes (`labels_from: "owner/name#N"`): triagers label
+issues, rarely PRs, and this is how the model learns how a fix describes what it fixes. Such a PR
+is held out with its issue.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ class Example:
     text: str
     labels: tuple[str, ...]
     created: str | None  # YYYY-MM-DD
+    labels_from: tuple[str, int] | None = None  # the issue whose labels a fix PR carries
 
     @property
     def key(self) -> tuple[str, int]:
@@ -48,7 +53,7 @@ def read_corpus(paths: Iterable[Path], exclude: set[tuple[str, int]] = frozenset
                 example = _example(line, corpus)
                 if example is None:
                     continue
-                if example.key in exclude:
+                if example.key in exclude or example.labels_from in exclude:
                     corpus.skip("held out (a labelled week)")
                     continue
                 kept = best.get(example.key)
@@ -61,9 +66,10 @@ def read_corpus(paths: Iterable[Path], exclude: set[tuple[str, int]] = frozenset
 def _merge(kept: Example | None, new: Example) -> Example:
     if kept is None:
         return new
-    labels = new.labels if len(new.labels) >= len(kept.labels) else kept.labels
+    labelled = new if len(new.labels) >= len(kept.labels) else kept
+    labels, source = labelled.labels, labelled.labels_from
     text = new.text if len(new.text) >= len(kept.text) else kept.text
-    return Example(new.repo, new.number, new.title or kept.title, text, labels, new.created or kept.created)
+    return Example(new.repo, new.number, new.title or kept.title, text, labels, new.created or kept.created, source)
 
 
 def _example(line: str, corpus: Corpus) -> Example | None:
@@ -85,6 +91,11 @@ def _example(line: str, corpus: Corpus) -> Example | None:
         return None
     text = data.get("text") if isinstance(data.get("text"), str) else data.get("body")
     created = data.get("created")
+    source = data.get("labels_from")
+    owner_name, _, issue = source.partition("#") if isinstance(source, str) else ("", "", "")
+    if source is not None and not (owner_name.count("/") == 1 and issue.isdigit()):
+        corpus.skip("labels_from names no issue")
+        return None
     return Example(
         repo=repo,
         number=number,
@@ -92,6 +103,7 @@ def _example(line: str, corpus: Corpus) -> Example | None:
         text=text if isinstance(text, str) else "",
         labels=labels,
         created=created[:10] if isinstance(created, str) and len(created) >= 10 else None,
+        labels_from=(owner_name.lower(), int(issue)) if issue else None,
     )
 
 

@@ -163,6 +163,7 @@ def train(
         "repositories": sorted({e.repo for e in corpus.examples}),
         "date_range": [dates[0], dates[-1]] if dates else None,
         "undated": sum(1 for e in corpus.examples if not e.created),
+        "labelled_through_their_issue": sum(1 for e in corpus.examples if e.labels_from),
         "held_out_threads": held_out,
         "skipped_lines": corpus.skipped,
         "classes": {

@@ -48,7 +48,7 @@ def assess_read(
 
 def _relate(assessments: list[Assessment], profile: Profile, reader: Reader, window: Window | None) -> list[Assessment]:
     kept = fuse(assessments)
-    link(kept, profile.severity.common_identifiers)
+    link(kept, profile.severity.common_identifiers, {f"noise:{rule.id}" for rule in profile.noise if not rule.fixes})
     ranked = rank(kept, profile, reader, window)
     fill_focus(ranked, profile)
     return ranked

@@ -228,7 +228,8 @@ PERF_WORDS = re.compile(
     r"\b(?:ms|s|sec|seconds|minutes|hours|throughput|latency|tps|tok/s|tokens/s|tflops|mfu|memory|gb|gib|mb|mib|"
     r"speed\w*|faster|slower|time|overhead|step|steps|qps|bandwidth|gb/s|perf\w*|runtime|compile)\b"
 )
-NUMBER = r"(?<![\d.,~])~?\d++(?:,\d{3})*(?:\.\d++)?"
+# A number of its own, not the digits of a name: MI300X is a GPU, not a 300x speed-up.
+NUMBER = r"(?<![\w.,~])~?\d++(?:,\d{3})*(?:\.\d++)?"
 UNIT = (
     r"(?:ms|µs|us|s|secs?|seconds|mins?|minutes|h|hours|gb|gib|mb|mib|kib|kb|tb|tps|tok/s|tokens/s|tflops|gb/s"
     r"|it/s|%)"

@@ -17,7 +17,9 @@ from pytorch_insight.config import Profile
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.reasons import reason
 
-STORY_LINKS = frozenset({"fixes", "fixed_by", "relands", "relanded_by", "duplicate", "stack", "similar"})
+STORY_LINKS = frozenset(
+    {"fixes", "fixed_by", "tests", "tested_by", "relands", "relanded_by", "duplicate", "stack", "similar"}
+)
 
 
 @dataclass(frozen=True, slots=True)

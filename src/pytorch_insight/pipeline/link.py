@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 from pytorch_insight.guard import guard
 from pytorch_insight.model import github_item_id
@@ -32,6 +32,9 @@ REFERENCE_OR_PULL = re.compile(
     r"https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/(?:issues|pull)/(?P<n3>\d+))"
 )
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
+LINE_MARKS = " \t-*+>:"  # what a list or a quote puts before a line's own words
+# Words that present the issue URL after them as the one a change fixes ("For <url>", "a fix to <url>").
+FIX_LEAD = re.compile(r"\b(?:fix\w*|for|address\w*|resolv\w*|clos\w*|solv\w*)(?:\s+(?:to|for|of))?\s*:?\s*$", re.I)
 # A description that ends its account with the issue on a line of its own ("...\n#N"): the
 # reference is the PR's subject. Only an issue known to be one is taken this way.
 OWN_LINE = re.compile(r"^[ \t]*(?:(?P<repo>[\w.-]+/[\w.-]+)?#(?P<number>\d+))[ \t]*$", re.M)
@@ -91,15 +94,21 @@ def closing_references(text: str, repo: str | None, keywords: re.Pattern[str] = 
     return found
 
 
-def issue_urls(text: str) -> list[tuple[str, int, bool, str]]:
-    """(repo, number, reads-like-a-fix, its line) for every issue URL; "related: <url>" is not a fix."""
+def issue_urls(text: str, fix: bool) -> list[tuple[str, int, str]]:
+    """(repo, number, its line) for every issue URL that reads like the one a change fixes: on a line
+    of its own, after words that say so ("For <url>", "a tentative fix to <url>"), or anywhere in a
+    change that says it fixes ("related: <url>" never). A change that fixes nothing names an issue
+    for other reasons too ("the motivating kernel is in <url>")."""
     found = []
     for match in GITHUB_URL.finditer(text):
         if match.group(2) != "issues":
             continue
         line_start = text.rfind("\n", 0, match.start()) + 1
-        is_fix = not NOT_A_FIX.search(text[line_start : match.start()])
-        found.append((match.group(1), int(match.group(3)), is_fix, _quote(text[line_start : match.end()])))
+        before = text[line_start : match.start()]
+        alone = not before.strip(LINE_MARKS)
+        if NOT_A_FIX.search(before) or not (fix or alone or FIX_LEAD.search(before)):
+            continue
+        found.append((match.group(1), int(match.group(3)), _quote(text[line_start : match.end()])))
     return found
 
 
@@ -121,11 +130,17 @@ def _quote(text: str) -> str:
     return shorten(" ".join(text.split()), QUOTE_LIMIT)
 
 
-def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
+def link_fixes(
+    assessments: Sequence[Assessment], by_id: Mapping[str, Assessment], fixing_nothing: Set[str] = frozenset()
+) -> None:
     for assessment in assessments:
         item = assessment.item
         if item.kind not in CHANGE_KINDS or not (item.body or item.title):
             continue
+        # A change to tests alone that "fixes" an issue adds the test for a bug fixed elsewhere: it
+        # belongs to the issue's story, and is not its fix.
+        tests_only = any(r.code in fixing_nothing for r in assessment.noise)
+        fixes, fixed_by = ("tests", "tested_by") if tests_only else ("fixes", "fixed_by")
         body = item.body or ""
         origin = "landed commit message" if item.kind == "commit" else "PR body"
         targets = [((r, n), f'closing keyword in {origin}: "{q}"') for r, n, q in closing_references(body, item.repo)]
@@ -140,16 +155,16 @@ def link_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment
                 for r, n, q in closing_references(text, item.repo, FIX_MENTION)
                 if (r, n) not in seen and n != original
             ]
-        targets += [((r, n), f'issue URL in {origin}: "{q}"') for r, n, is_fix, q in issue_urls(body) if is_fix]
+        targets += [((r, n), f'issue URL in {origin}: "{q}"') for r, n, q in issue_urls(body, assessment.facts.is_fix)]
         if item.kind == "pull_request":
             targets += own_line_issues(body, item.repo, by_id)
         for (repo, number), evidence in targets:
             target = github_item_id(repo, number)
             if target in by_id and by_id[target].item.kind in CHANGE_KINDS:
                 continue  # a closing keyword that names a PR is not a fix link
-            assessment.relate("fixes", target, evidence)
+            assessment.relate(fixes, target, evidence)
             if target in by_id:
-                by_id[target].relate("fixed_by", assessment.id, evidence)
+                by_id[target].relate(fixed_by, assessment.id, evidence)
 
 
 def link_offered_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
@@ -313,10 +328,13 @@ def _already_linked(assessment: Assessment, other: str) -> bool:
     return any(relation.target == other for relation in assessment.relations)
 
 
-def link(assessments: Sequence[Assessment], common_identifiers: Sequence[str] = ()) -> None:
+def link(
+    assessments: Sequence[Assessment], common_identifiers: Sequence[str] = (), fixing_nothing: Set[str] = frozenset()
+) -> None:
+    """`fixing_nothing`: the tags of the noise reasons that mark a change which fixes nothing it names."""
     by_id = {assessment.id: assessment for assessment in assessments}
     link_commits(assessments, by_id)
-    link_fixes(assessments, by_id)
+    link_fixes(assessments, by_id, fixing_nothing)
     link_offered_fixes(assessments, by_id)
     link_trackers(assessments, by_id)
     link_mentions(assessments, by_id)

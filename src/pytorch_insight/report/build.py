@@ -54,10 +54,12 @@ RELATIONS_SHOWN = 8
 # opposed to how much it was discussed or how the reader weighs its area.
 SUBSTANTIVE = ("fact:", "signal:", "fix-exists", *sorted(set(INHERITED.values())))
 # Links whose evidence quotes the text that makes them (the others are computed, e.g. a shared name).
-SHOWN_LINKS = ("fixes", "fixed_by", "tracks", "tracked_by")
+SHOWN_LINKS = ("fixes", "fixed_by", "tests", "tested_by", "tracks", "tracked_by")
 RELATION_ORDER = (
     "fixes",
     "fixed_by",
+    "tests",
+    "tested_by",
     "reverts",
     "reverted_by",
     "relands",
@@ -94,7 +96,7 @@ def relation_key(relation: Relation) -> str:
 
 def _quoting(assessment: Assessment, relation: Relation) -> str:
     """The item whose text holds a link's words: a fix link is written in the fixing change."""
-    return relation.target if relation.type in ("fixed_by", "tracked_by") else assessment.id
+    return relation.target if relation.type in ("fixed_by", "tested_by", "tracked_by") else assessment.id
 
 
 class _Builder:

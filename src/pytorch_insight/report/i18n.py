@@ -270,6 +270,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "relation_fixes_partial": {"zh": "部分修复 {ref}", "en": "partly fixes {ref}"},
     "relation_fixed_by": {"zh": "由 {ref} 修复", "en": "fixed by {ref}"},
     "relation_fixed_by_partial": {"zh": "由 {ref} 部分修复", "en": "partly fixed by {ref}"},
+    "relation_tests": {"zh": "为 {ref} 补充测试", "en": "adds a test for {ref}"},
+    "relation_tested_by": {"zh": "测试由 {ref} 补充", "en": "test added by {ref}"},
     "relation_lands": {"zh": "合入 {ref}", "en": "lands {ref}"},
     "relation_landed_by": {"zh": "由提交 {ref} 合入", "en": "landed by {ref}"},
     "relation_reverts": {"zh": "回退 {ref}", "en": "reverts {ref}"},
