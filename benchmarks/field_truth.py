@@ -63,6 +63,8 @@ HELD_OUT = (
     "week 06-16..06-22",
     "week 05-12..05-18",
     "week 06-22..06-28",
+    "week 2025-04-14..04-20",
+    "week 01-05..01-11",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

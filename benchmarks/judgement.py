@@ -115,6 +115,8 @@ def periods() -> list[Period]:
             # The March picks list the consensus only: who else picked what is not known there.
             picked = picked_numbers(picks) if "experts" in json.loads(picks.read_text(encoding="utf-8")) else None
             name = f"week {since[5:]}..{until[5:]}"
+            if any(period.name == name for period in found):  # the same days of another year
+                name = f"week {since}..{until[5:]}"
             found.append(Period(name, data, since, until, theme_stories(picks), picked))
     return found
 

@@ -71,3 +71,10 @@ def test_sentences_end_and_non_statements_are_told_as_the_single_patterns_told_t
         head = "".join(rng.choice(starts) for _ in range(rng.randint(0, 8)))
         told = NOT_A_STATEMENT_START.match(head) or NOT_A_STATEMENT_ANYWHERE.search(head)
         assert bool(told) == bool(not_a_statement.search(head)), repr(head)
+
+
+def test_html_tags_are_left_out_of_prose_and_angle_brackets_of_code_are_kept() -> None:
+    from pytorch_insight.text import prose
+
+    text = "Headers (<nccl.h>, <nccl_device.h>) were included<br>for every std::vector<int>.\n<details>log</details>"
+    assert prose(text) == "Headers (<nccl.h>, <nccl_device.h>) were included for every std::vector<int>.\n log"

@@ -26,7 +26,13 @@ NAMED_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*+([^\s][^\n]*)$", re.M)
 # (CommonMark's rule), so a line of backticks is read once, not once per backtick.
 FENCE = re.compile(r"(?<!`)`{3,}[^\n`]*\n(.*?)(?:```|\Z)", re.S)
 IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)|<img\b[^<>]*>", re.I)
-HTML_TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
+# Only the tags GitHub renders: `#include <nccl.h>` and `std::vector<int>` are text, kept verbatim.
+HTML_TAG = re.compile(
+    r"</?(?:a|b|i|p|br|hr|em|strong|code|pre|kbd|sub|sup|span|div|img|details|summary|table|thead|tbody|tr|td|th|"
+    r"ul|ol|li|h[1-6]|blockquote|picture|source|video|del|ins|s|u|small|center|font|samp|var|dl|dt|dd|abbr)"
+    r"(?=[\s/>])[^<>]*>",
+    re.I,
+)
 LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()]++|\([^()]*+\))*+\)")
 # The lookahead holds the first letters of the lines below: a blank line fails at once instead of
 # trying each line's words in turn (a body of 64k newlines has 64k line starts).

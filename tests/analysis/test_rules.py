@@ -324,6 +324,23 @@ def test_an_impact_only_the_summary_states_is_quoted_not_left_empty() -> None:
     )
 
 
+def test_what_a_failure_leads_to_is_its_impact_and_harm_avoided_is_not() -> None:
+    from pytorch_insight.analysis.impact import consequence
+
+    body = (
+        "The autotuner runs the candidate kernels in the main process.\n\n"
+        "A bad candidate corrupts the context, causing all later CUDA calls in the process to fail."
+    )
+    [assessed] = assess([item(80, "Run the candidates in a subprocess", body, kind="pull_request")], PROFILE)
+    assert consequence([assessed]) == "causing all later CUDA calls in the process to fail."
+    spared = "Run the candidates in a subprocess, resulting in fewer failures of the main process."
+    [gain] = assess([item(81, "Isolate the autotuner", spared, kind="pull_request")], PROFILE)
+    assert consequence([gain]) == ""
+    lead_in = "The guard fires too late, leading to this error:\n\n```\nRuntimeError: boom\n```"
+    [log] = assess([item(82, "Move the guard", lead_in, kind="pull_request")], PROFILE)
+    assert consequence([log]) == ""
+
+
 def test_the_change_a_regression_was_bisected_to_is_its_cause() -> None:
     assert root_causes(["The slowdown was introduced in #1234, and the run before it was fine."], "")
     assert root_causes(["I bisected the failure to #5678 with the script above."], "")

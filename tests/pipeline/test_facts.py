@@ -51,6 +51,9 @@ def test_a_stated_failure_is_a_fact_with_its_sentence(sentence: str, kind: str) 
         "These asserts verify the inductor's compile-time shape analysis matches runtime tensor shapes.",
         "Reduces overhead in the dispatcher.",  # an overhead nobody measured
         "Cherry-picks are limited to regressions, silent correctness, crashes, deadlocks and memory leaks.",
+        "With the lock held the worker doesn't hang any more.",  # a contraction denies like "not"
+        "The mismatch is potentially producing incorrect numerical results.",  # a hedge, not a report
+        "Fix incorrect values displayed in error messages and log strings.",  # what a message says
     ],
 )
 def test_denials_designs_hypotheses_and_lists_are_not_failures(sentence: str) -> None:
@@ -108,6 +111,16 @@ def test_an_rfc_tag_anywhere_in_the_title_and_default_changes_carry_design_weigh
     assert facts("Introduce a device-generic stream API")["design"]
     assert "design" not in facts("Cut the latency introduced by the logging hook")
     assert facts("[wrapper] Remove legacy tracing support from the hooks")["design"]
+    assert facts("Deprecate the legacy tracer")["design"]
+    # new subsystems, changed defaults, what downstream code must adapt to
+    assert facts("[foo] Experimental support for a remote memory transport")["design"]
+    assert facts("Initial backend setup for the new accelerator")["design"]
+    assert facts("Flip the default of strict loading")["design"]
+    assert facts("Remove the deprecated stream argument from the loader")["design"]
+    assert facts("Rename the private collective ops")["design"]
+    assert facts("Move the extension builder to C++20")["design"]
+    assert "design" not in facts("Fix the default device of a helper")
+    assert "design" not in facts("[CUDA] Silence the deprecation warnings of a helper")
 
 
 def test_hardware_named_in_the_environment_section_counts_but_its_words_are_no_problem() -> None:

@@ -39,6 +39,21 @@ FAILING = re.compile(
 # does not say in words, and PRs often add one to show that nothing got slower.
 TABLE_BARS = 3
 
+# "..., causing all later CUDA calls to fail": the clause of a sentence that states what a failure
+# leads to, quoted from its marker on when it names harm.
+CONSEQUENCE = re.compile(
+    r"\b(?:causing|leading to|resulting in|which (?:causes|caused|leads to|led to|results in|resulted in)|"
+    r"as a result,?|this (?:causes|caused|leads to|led to|results in))\s+",
+    re.I,
+)
+HARM = re.compile(
+    r"\b(?:fail\w*|errors?|crash\w*|hang\w*|deadlock\w*|corrupt\w*|wrong|incorrect\w*|nans?|slow\w*|leak\w*|oom|"
+    r"out of memory|abort\w*|segfault\w*|illegal|mismatch\w*|diverg\w*|garbage)\b",
+    re.I,
+)
+# "resulting in fewer failures": harm avoided, which is a gain.
+SPARED = re.compile(r"\b(?:fewer|less|no|not|\w+n't|without|avoid\w*|prevent\w*)(?:\s+\S+){0,2}\s*$", re.I)
+
 # A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
 IMPACT_LEAD = re.compile(rf"^(?:{'|'.join(map(re.escape, ROLE_HEADINGS['impact']))})\s*:\s*(?=\S)", re.I)
 
@@ -71,6 +86,22 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
             ):
                 found.append(fact.evidence)
     return found
+
+
+def consequence(story: list[Assessment]) -> str:
+    """The first clause of the story's descriptions that says what a failure leads to ("causing all
+    subsequent CUDA operations to fail"), from its marker on; empty when none names harm. A clause
+    that leads in to a log or a listing (ends with ":") states nothing yet."""
+    for assessment in story:
+        for sentence in sentences(bounded(assessment.item.body)):
+            marker = CONSEQUENCE.search(sentence)
+            if marker is None or "\n" in sentence:
+                continue
+            clause = sentence[marker.start() :].strip()
+            harm = HARM.search(clause, marker.end() - marker.start())
+            if harm and not SPARED.search(clause[: harm.start()]) and not clause.endswith(":"):
+                return clause
+    return ""
 
 
 def _plain(sentence: str) -> bool:

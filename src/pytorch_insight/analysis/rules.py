@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
 from pytorch_insight.analysis.fix_state import fix_state, pr_mentioned, threads_say, timeline_prs
-from pytorch_insight.analysis.impact import CHANGES, impact_sentences
+from pytorch_insight.analysis.impact import CHANGES, consequence, impact_sentences
 from pytorch_insight.analysis.model import (
     Analysis,
     AnalysisContext,
@@ -190,6 +190,8 @@ class RuleAnalyser:
         # "see the summary" read as a restatement to every fact-checker: an impact the summary alone
         # states is left to another sentence that states it, or said to be unstated.
         if not analysis.impact:
+            analysis.impact = consequence([assessment, *story])
+        if not analysis.impact:
             analysis.impact = self.role_sentence(texts, "impact", exclude=used)
         if not analysis.impact:
             # The summary may be the only sentence that states what goes wrong: every fact-checker
@@ -338,7 +340,7 @@ def facts(item: Item, body: Body) -> Facts:
         hardware=_distinct(HARDWARE.findall(text))[:4],
         numbers=_distinct(" ".join(n.split()) for n in NUMBER.findall(text))[:8],
         comparisons=comparisons(text),
-        errors=_distinct(
+        errors=_most_specific(
             ERROR_LINE.findall("\n".join(body.code_blocks))
             + INLINE_ERROR.findall(text)
             + ERROR_LINE.findall(bounded(item.body))
@@ -365,9 +367,14 @@ def comparisons(text: str) -> list[Comparison]:
     return found[:3]
 
 
-def _most_specific(versions: Iterable[str]) -> list[str]:
-    """Distinct versions, leaving out one that another spells out further (torch 2.12 < torch 2.12.0)."""
-    found = _distinct(versions)
+SPECIFIC_LIMIT = 64
+
+
+def _most_specific(values: Iterable[str]) -> list[str]:
+    """Distinct values, leaving out one that another spells out further (torch 2.12 < torch 2.12.0, an
+    error's name < the error with its message). Only the first SPECIFIC_LIMIT are compared, each with
+    each: a hostile body may hold thousands."""
+    found = _distinct(values)[:SPECIFIC_LIMIT]
     return [v for v in found if not any(other != v and other.startswith(v) for other in found)]
 
 

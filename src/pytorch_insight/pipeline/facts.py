@@ -242,8 +242,9 @@ MAGNITUDE = re.compile(
 )
 # What turns a failure word into a design statement, a denial or a hypothesis.
 BEFORE_CONTEXT = re.compile(
-    r"\b(?:no|not|without|never|avoid\w*|prevent\w*|guard\w* against|protect\w* against|instead of|"
-    r"in case of|to reduce|reduc\w+ the|could|might|may|would|if|whether|check\w* for|detect\w*|confounded by|"
+    r"\b(?:no|not|\w+n['’]t|cannot|without|never|avoid\w*|prevent\w*|guard\w* against|protect\w* against|instead of|"
+    r"in case of|to reduce|reduc\w+ the|could|might|may|would|potentially|possibly|if|whether|check\w* for|detect\w*|"
+    r"confounded by|"
     r"unrelated|not related to|"
     r"handle|handling|catch|catches|tests? (?:for|that)|allow|allows|raise an error|error (?:message|handling))"
     r"(?:\s+\S+){0,2}\s*$"
@@ -254,6 +255,9 @@ AFTER_CONTEXT = re.compile(
     r"^[\s-]*(?:(?!(?:in|on|at|of|for|with|when|while|during|from|under|after|before)\b)[\w.]+[\s-]+){0,2}?"
     r"(?:checks?|tests?|markers?|detection|detector|handling|handler|guards?)\b"
     r"|^[\s-]*(?:avoidance|prevention|free|safe|safety|mode|message|messages|case|cases|path)\b"
+    # "incorrect values displayed in error messages": what a message or a document says, not a result
+    r"|^[\s-]*(?:(?:displayed|printed|shown|reported|logged|mentioned)\s+)?(?:in|of)\s+(?:the\s+|its\s+)?"
+    r"(?:error\s+|warning\s+|log\s+|exception\s+)?(?:messages?|strings?|logs?|docs?|docstrings?|documentation|comments?)\b"
 )
 NEGATIONS_ANYWHERE = re.compile(r"\b(?:no (?:behaviou?r|functional|user-facing) change|nfc|no-op)\b")
 FIX_INTENT = re.compile(
@@ -264,9 +268,16 @@ DESIGN_TITLE = re.compile(
     # "introducing a bug" reports a problem; "introduced by #N" says where one came from.
     r"\b(?:introduc\w+(?! by\b| an? (?:bug|regression|issue|error|problem|crash|leak|hang)\b)|"
     r"new (?:ir|api|apis|backend|subsystem|pass|runtime|mode|dsl|format)|"
+    # a subsystem begun: "Initial setup for the TPU backend", "Experimental NVSHMEM integration"
+    r"(?:initial|experimental)\s+(?:\w+\s+){0,2}(?:support|integration|backend|setup|implementation)|"
     r"(?:enable|enabled|enabling|disable|disabled|disabling|turn on|turn off|make)\b[^.]{0,60}\bby default|"
-    r"default to\b|"
-    r"deprecat\w*|bc[- ]breaking|(?:remove|drop)s?\s+(?:\w+\s+){0,3}support\b|breaking change|proposal|design doc)\b"
+    r"default to\b|(?:change|flip)s?\s+(?:the\s+)?default|behaviou?r change|"
+    # what downstream code must adapt to: an argument, option or alias removed, an API renamed
+    r"(?:remove|drop)s?\s+(?:\w+\s+){0,3}(?:argument|parameter|option|alias|aliases)\b|"
+    r"renam\w+\s+(?:\w+\s+){0,3}(?:apis?|ops?|methods?|functions?|modules?)\b|"
+    r"(?:upgrade|move|switch)s?\s+(?:\w+\s+){0,4}to\s+c\+\+\s?\d\d|"
+    # "silence deprecation warnings" tidies a build log; it deprecates nothing
+    r"deprecat\w*(?!\s+warn)|bc[- ]breaking|(?:remove|drop)s?\s+(?:\w+\s+){0,3}support\b|breaking change|proposal|design doc)\b"
 )
 # A title about a numeric edge rather than a broken result: signed zeros, overflow at the format's
 # limits, low-precision divergence from eager. Fuzzers file these by the dozen; triagers label few of

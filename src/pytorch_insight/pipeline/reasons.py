@@ -140,7 +140,8 @@ def fact_reason(fact: Fact) -> Reason:
     if fact.source in ("model", "hint"):
         names = MODEL_NAMES.get(fact.kind) or FACT_NAMES.get(fact.kind, {"en": fact.kind, "zh": fact.kind})
         quote = excerpt(fact.evidence, limit=QUOTE_LIMIT)
-        p = fact.detail.removeprefix("p=") if fact.source == "hint" else f"{fact.confidence:.2f}"
+        # The probability as the model gave it ("p=0.61"): its fact keeps it rounded for the ranking.
+        p = fact.detail.removeprefix("p=")
         return reason(f"fact-{fact.source}", tag=tag, what=LocalizedText(**names), p=p, quote=quote)
     if fact.kind in MENTIONED or fact.evidence.startswith("environment: "):
         return reason("fact-mentions", tag=tag, detail=in_source_case(fact.detail, fact.evidence))

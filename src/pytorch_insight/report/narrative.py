@@ -66,7 +66,10 @@ class Narrator:
         if fact.source == "model":
             name = MODEL_NAMES.get(fact.kind) or FACT_NAMES.get(fact.kind, {"en": fact.kind, "zh": fact.kind})
             return self.t(
-                "p_model", name=name[self.t.lang], p=f"{fact.confidence:.2f}", quote=excerpt(fact.evidence, "", QUOTE)
+                "p_model",
+                name=name[self.t.lang],
+                p=fact.detail.removeprefix("p="),
+                quote=excerpt(fact.evidence, "", QUOTE),
             )
         if fact.headline:  # one line: the title that states it, not the longer sentence behind it
             return self.t("quoted", text=shorten(fact.headline, QUOTE))
