@@ -65,6 +65,8 @@ HELD_OUT = (
     "week 06-22..06-28",
     "week 2025-04-14..04-20",
     "week 01-05..01-11",
+    "week 10-27..11-02",
+    "week 08-24..08-30",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

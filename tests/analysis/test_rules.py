@@ -158,6 +158,7 @@ def test_an_umbrella_states_where_its_tracked_issues_stand_and_borrows_no_cause(
         "This is not due to the allocator, which behaves the same on both versions.",
         "It shares its root cause with #4242.",
         "This is the reverse-mode counterpart of #4242 and shares its root cause.",
+        "Other spellings hit it too, and #4242 is the crashing manifestation of the same root cause.",
         # why other callers are hit too, not what goes wrong
         "The Conv modules hit it the same way, because they call the functional form.",
         "Pooling is also affected because it shares the same dispatch path.",
@@ -339,6 +340,14 @@ def test_what_a_failure_leads_to_is_its_impact_and_harm_avoided_is_not() -> None
     lead_in = "The guard fires too late, leading to this error:\n\n```\nRuntimeError: boom\n```"
     [log] = assess([item(82, "Move the guard", lead_in, kind="pull_request")], PROFILE)
     assert consequence([log]) == ""
+
+
+def test_a_fix_s_author_saying_what_they_changed_is_no_cause() -> None:
+    from pytorch_insight.analysis.rules import describes_change
+
+    assert describes_change("I've fixed this by adding a check that rejects a negative epsilon.")
+    assert describes_change("We have added the missing guard to the loader.")
+    assert not describes_change("The loader reads the file twice when the cache is cold.")
 
 
 def test_the_change_a_regression_was_bisected_to_is_its_cause() -> None:

@@ -22,6 +22,7 @@ def facts(title: str = "", body: str = "", **fields: object) -> dict[str, str]:
         ("The backward's CPU C++ kernel then segfaults trying to dereference a GPU pointer.", "hard_crash"),
         ("This produces incorrect values (including NaNs for e4m3fn) when converting fp32→fp8.", "wrong_result"),
         ("This silently routed subclass instances through the base DTensor C++ dispatcher.", "wrong_result"),
+        ("The loader silently ignores the strict flag when the file is sharded.", "wrong_result"),
         ("The previous gate was accidentally disabling expandable segments on ROCm versions 7.0.x.", "wrong_result"),
         ("Two bugs allowed these padded strides to leak through to user-visible outputs.", "wrong_result"),
         ("Fixes a launch failure on MI350 by capping the maximum `num_warps` to 16.", "hard_crash"),
@@ -54,6 +55,8 @@ def test_a_stated_failure_is_a_fact_with_its_sentence(sentence: str, kind: str) 
         "With the lock held the worker doesn't hang any more.",  # a contraction denies like "not"
         "The mismatch is potentially producing incorrect numerical results.",  # a hedge, not a report
         "Fix incorrect values displayed in error messages and log strings.",  # what a message says
+        # another bug's story told in a clause
+        "A class built at runtime got a fresh tracker on every read, silently dropping earlier mutations.",
     ],
 )
 def test_denials_designs_hypotheses_and_lists_are_not_failures(sentence: str) -> None:
@@ -146,6 +149,16 @@ def test_hardware_named_in_the_environment_section_counts_but_its_words_are_no_p
 def test_a_measured_cost_that_stops_work_is_a_blowup(sentence: str, blowup: bool) -> None:
     found = EXTRACT.extract(item(1, "x", sentence))
     assert ("blowup" in found.problems) is blowup, [(f.kind, f.detail) for f in found.facts]
+
+
+def test_a_version_tag_alone_is_no_release_tracker() -> None:
+    from tests.pipeline.helpers import run
+
+    [tracker, fix] = run(
+        item(78, "[v9.9.0] Release Tracker"), item(79, "[3.14] Fix the package importer", kind="pull_request")
+    ).values()
+    assert "release tracker" in [r.en for r in tracker.reasons]
+    assert "release tracker" not in [r.en for r in fix.reasons]
 
 
 def test_a_release_tracker_states_rules_not_problems() -> None:

@@ -112,3 +112,18 @@ def test_a_revert_asked_for_replaces_the_unknown_landing() -> None:
     assert "asks the merge tooling to revert it" in entry.action_text
     assert "check whether #24 was reverted, whether it landed again since" in entry.reason
 
+
+def test_a_pr_a_comment_names_is_quoted_instead_of_no_fix_pr_being_referenced() -> None:
+    said = "We can bump the library in https://github.com/pytorch/pytorch/pull/900 as a cherry-pick."
+    bug = item(
+        50,
+        "Conv3d uses far more memory since the upgrade",
+        "Peak memory doubled after upgrading.",
+        state="closed",
+        comments=[Comment(author="maintainer", date="2026-04-09", body=f"Looked into it.\n\n{said}")],
+    )
+    [entry] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == "#50"]
+    assert entry.fix_text == (
+        f"closed on GitHub; no fix PR linked to it in the collected data; a comment names a PR (maintainer: “{said}”)"
+    )
+    assert (bug.id, f"comment: maintainer: “{said}”") in {(e.item, e.quote) for e in entry.evidence}

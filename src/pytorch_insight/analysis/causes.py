@@ -34,9 +34,10 @@ CAUSE_CLAUSE_WORDS = 2
 ABANDONED = re.compile(r"\b(?:originally|initially|at first|we thought|I thought)\b", re.I)
 # "is not caused by X", "not due to", "isn't because": a cause ruled out, not one named.
 NEGATED_CAUSE = re.compile(r"\b(?:not|never|n't|no longer)\s+(?:\w+\s+)?$", re.I)
-# "shares its root cause with #N": a pointer to another thread, which names the cause there.
+# "shares its root cause with #N", "#N is another manifestation of the same root cause": a pointer
+# to another thread, which names the cause there.
 POINTER_CAUSE = re.compile(
-    r"\b(?:shares?\s+(?:its\s+|the\s+|a\s+)?root cause|same\s+root cause\s+as|counterpart of\s+#\d+)\b", re.I
+    r"\b(?:shares?\s+(?:its\s+|the\s+|a\s+)?root cause|same\s+root cause|counterpart of\s+#\d+)\b", re.I
 )
 # "I do not know where to start to isolate the root cause", "the cause is still unclear": a cause
 # the author has not found.

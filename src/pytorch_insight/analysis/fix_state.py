@@ -11,7 +11,7 @@ from pytorch_insight.analysis.model import AnalysisContext, FixState
 from pytorch_insight.config import Profile
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import excerpt, shorten
+from pytorch_insight.text import excerpt, sentences, shorten
 
 LANDED = ("merged", "landed")
 
@@ -55,6 +55,23 @@ PR_OPENED = re.compile(
     r"\b(?:created|opened|submitted|raised|sent|put up|filed)\s+(?:a|the|an)\s+(?:\w+\s+)?(?:pr|pull request)\b",
     re.I,
 )
+
+
+# "We can bump to 9.15.1 https://github.com/o/r/pull/169412 as a cherrypick": a PR named in a comment.
+PR_NAMED = re.compile(r"https?://github\.com/[\w.-]+/[\w.-]+/pull/\d+|\b(?:pr|pull request)\s*#\d+", re.I)
+
+
+def pr_named(item: Item, profile: Profile) -> str:
+    """ "author: sentence" of the first comment naming a PR (the data holds no link of the issue to
+    it, so whether it fixes the issue is only what that sentence says); "" if none does."""
+    for comment in item.comments:
+        body = comment.body or ""
+        if profile.is_bot(comment.author) or not PR_NAMED.search(body):
+            continue
+        sentence = next((s for s in sentences(body) if PR_NAMED.search(s)), "")
+        if sentence and "\n" not in sentence:
+            return f"{comment.author or '?'}: “{shorten(sentence, 2 * MERGE_QUOTE)}”"
+    return ""
 
 
 def pr_mentioned(item: Item, profile: Profile) -> str:

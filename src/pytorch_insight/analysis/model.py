@@ -67,6 +67,8 @@ class Analysis(BaseModel):
     revert_requested: str = ""  # "author: command" asking the merge tooling to revert a closed PR
     # An issue with no fix PR in the data whose thread says one was opened: "author: words".
     pr_mentioned: str = ""
+    # An issue with no fix PR in the data whose thread names a PR (by its URL or "PR #N"): "author: words".
+    pr_named: str = ""
     # A closed PR of the story whose thread says another change replaced it or it was abandoned: the words.
     superseded: str = ""
     # A closed PR of the story whose thread says it landed ("the diff has been landed D123"): the words.

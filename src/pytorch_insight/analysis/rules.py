@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
-from pytorch_insight.analysis.fix_state import fix_state, pr_mentioned, threads_say, timeline_prs
+from pytorch_insight.analysis.fix_state import fix_state, pr_mentioned, pr_named, threads_say, timeline_prs
 from pytorch_insight.analysis.impact import CHANGES, consequence, impact_sentences
 from pytorch_insight.analysis.model import (
     Analysis,
@@ -132,9 +132,11 @@ class RuleAnalyser:
             analyser=self.name,
         )
         if state in ("none", "closed") and item.kind in ("issue", "rfc") and not refs:
-            analysis.pr_mentioned = pr_mentioned(item, context.profile)
-            if analysis.pr_mentioned:
-                analysis.said_in["pr_mentioned"] = item.id
+            analysis.pr_named = pr_named(item, context.profile)
+            analysis.pr_mentioned = "" if analysis.pr_named else pr_mentioned(item, context.profile)
+            for field in ("pr_named", "pr_mentioned"):
+                if getattr(analysis, field):
+                    analysis.said_in[field] = item.id
         if state in ("closed", "unconfirmed"):
             closed = (
                 [assessment] if item.kind == "pull_request" else [context.by_id[r] for r in refs if r in context.by_id]
@@ -291,7 +293,10 @@ IMPACT_AGAIN = 200
 # "Match the reference decomposition by computing ...", "This PR makes ...": the fix's opening says
 # what the change does, which is no statement of what was wrong.
 CHANGE_OPENING = re.compile(
-    r"^(?:this (?:pr|change|diff|commit)\b|(?:add|adds|avoid|change|changes|compute|enable|ensure|fix|fixes|"
+    r"^(?:this (?:pr|change|diff|commit)\b|"
+    # the author's own account of the change: "I've fixed this by adding ...", "We now check ..."
+    r"(?:i|we)(?:'ve| have)?\s+(?:\w+\s+)?(?:fixed|added|changed|updated|implemented|made|moved|replaced|removed)\b|"
+    r"(?:add|adds|avoid|change|changes|compute|enable|ensure|fix|fixes|"
     r"handle|implement|introduce|make|makes|match|move|preserve|refactor|remove|replace|return|support|"
     r"switch|update|use|uses)\b)",
     re.I,

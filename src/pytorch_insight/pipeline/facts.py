@@ -47,8 +47,9 @@ SKIPPED_SECTIONS = re.compile(
 # Problem kinds, highest tier first; each pattern is applied to a lower-cased sentence.
 PROBLEMS: dict[str, re.Pattern[str]] = {
     "wrong_result": re.compile(
-        r"\b(?:silent(?:ly)?[ -](?:wrong|incorrect|corrupt\w*|disabled?|ignored?|dropped|skipped|broken|"
-        r"bypass\w*|routed|turned off|produc\w+|return\w*|chang\w+|discard\w*)"
+        # "silently ignores the flag"; not "silently dropping", which often tells another bug's story in a clause
+        r"\b(?:silent(?:ly)?[ -](?:wrong|incorrect|corrupt\w*|disabl(?:ed?|es)|ignor(?:ed?|es)|drop(?:ped|s)|"
+        r"skip(?:ped|s)|broken|bypass\w*|routed|turned off|produc\w+|return\w*|chang\w+|discard\w*)"
         r"|(?:wrong|incorrect|invalid|corrupt(?:ed)?|garbage|bogus)\s+(?:\w+\s+)?(?:results?|outputs?|values?|"
         r"gradients?|grads?|answers?|numerics|data|losses)"
         r"|(?:eager|compiled?)\s*(?:/|and|vs\.?|versus)\s*(?:eager|compiled?)\s+(?:\w+\s+){0,2}"
@@ -277,7 +278,8 @@ DESIGN_TITLE = re.compile(
     r"renam\w+\s+(?:\w+\s+){0,3}(?:apis?|ops?|methods?|functions?|modules?)\b|"
     r"(?:upgrade|move|switch)s?\s+(?:\w+\s+){0,4}to\s+c\+\+\s?\d\d|"
     # "silence deprecation warnings" tidies a build log; it deprecates nothing
-    r"deprecat\w*(?!\s+warn)|bc[- ]breaking|(?:remove|drop)s?\s+(?:\w+\s+){0,3}support\b|breaking change|proposal|design doc)\b"
+    r"deprecat\w*(?!\s+warn)|bc[- ]breaking|(?:remove|drop)s?\s+(?:\w+\s+){0,3}support\b|breaking change|proposal|"
+    r"design doc)\b"
 )
 # A title about a numeric edge rather than a broken result: signed zeros, overflow at the format's
 # limits, low-precision divergence from eager. Fuzzers file these by the dozen; triagers label few of

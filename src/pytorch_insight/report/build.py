@@ -264,6 +264,10 @@ class _Builder:
         if analysis.fix_state == "closed" and analysis.landed_said:
             # The thread says what the states could not: "does not show whether it landed" is not said.
             return self.t("fix_closed_landed_said", quote=analysis.landed_said) + thread
+        if analysis.pr_named:
+            # "no fix PR referenced" would be false: a comment names one the window does not hold.
+            closed = "fix_closed_named" if analysis.fix_state == "closed" else "fix_none_named"
+            return self.t(closed, quote=analysis.pr_named) + thread
         if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
             # A report closed with no fix in the data: whether it "landed" is no question for it.
             return self.t("fix_closed_report") + thread

@@ -117,6 +117,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已在 GitHub 上关闭，收集到的数据中没有引用修复 PR",
         "en": "closed on GitHub; no fix PR referenced in the collected data",
     },
+    "fix_none_named": {
+        "zh": "收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
+        "en": "no fix PR linked to it in the collected data; a comment names a PR ({quote})",
+    },
+    "fix_closed_named": {
+        "zh": "已在 GitHub 上关闭，收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
+        "en": "closed on GitHub; no fix PR linked to it in the collected data; a comment names a PR ({quote})",
+    },
     "fix_unconfirmed": {
         "zh": "问题仍开放；其修复 PR 已在 GitHub 上关闭，收集到的数据无法确认是否已合入：{refs}",
         "en": "still open; its fix PRs are closed on GitHub and the collected data does not show whether they "
@@ -370,6 +378,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ov_issue_open": {
         "zh": "{ref} 报告了{title}{whom}，目前还没有修复 PR",
         "en": "{ref} reported {title}{whom}, with no fix PR yet",
+    },
+    "ov_issue_pr_in_thread": {
+        "zh": "{ref} 报告了{title}{whom}，窗口内没有与之关联的修复，但讨论中提到了 PR",
+        "en": "{ref} reported {title}{whom}; no fix in the window is linked to it, but its thread mentions a PR",
     },
     "ov_issue_referenced": {
         "zh": "{ref} 报告了{title}{whom}，窗口内没有修复，但已有 PR 引用它（{fix}）",

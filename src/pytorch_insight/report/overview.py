@@ -130,6 +130,8 @@ class OverviewWriter:
             return say("ov_issue_fix_closed", ref=ref, title=title, fix=fix)
         if state == "referenced":
             return say("ov_issue_referenced", ref=ref, title=title, fix=self.refs(list(analysis.fix_ref_states)))
+        if analysis.pr_named or analysis.pr_mentioned:  # "no fix PR yet" would be false: its thread names one
+            return say("ov_issue_pr_in_thread", ref=ref, title=title)
         return say("ov_issue_open", ref=ref, title=title)
 
     def whom(self, assessment: Assessment, title: str) -> str:
