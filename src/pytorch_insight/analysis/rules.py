@@ -294,7 +294,7 @@ IMPACT_AGAIN = 200
 # what the change does, which is no statement of what was wrong.
 CHANGE_OPENING = re.compile(
     r"^(?:this (?:pr|change|diff|commit)\b|"
-    # the author's own account of the change: "I've fixed this by adding ...", "We now check ..."
+    # the author's own account of the change: "I've fixed this by adding ...", "We have added ..."
     r"(?:i|we)(?:'ve| have)?\s+(?:\w+\s+)?(?:fixed|added|changed|updated|implemented|made|moved|replaced|removed)\b|"
     r"(?:add|adds|avoid|change|changes|compute|enable|ensure|fix|fixes|"
     r"handle|implement|introduce|make|makes|match|move|preserve|refactor|remove|replace|return|support|"

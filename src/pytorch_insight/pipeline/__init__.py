@@ -13,6 +13,7 @@ from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.focus import Story, fill_focus, select_focus
 from pytorch_insight.pipeline.fuse import fuse
 from pytorch_insight.pipeline.link import link
+from pytorch_insight.pipeline.noise import fixing_nothing
 from pytorch_insight.pipeline.parallel import read_items
 from pytorch_insight.pipeline.rank import rank
 from pytorch_insight.pipeline.read import ItemReader
@@ -48,7 +49,7 @@ def assess_read(
 
 def _relate(assessments: list[Assessment], profile: Profile, reader: Reader, window: Window | None) -> list[Assessment]:
     kept = fuse(assessments)
-    link(kept, profile.severity.common_identifiers, {f"noise:{rule.id}" for rule in profile.noise if not rule.fixes})
+    link(kept, profile.severity.common_identifiers, fixing_nothing(profile))
     ranked = rank(kept, profile, reader, window)
     fill_focus(ranked, profile)
     return ranked

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from pytorch_insight.config import Profile
+from pytorch_insight.config import NoiseRule, Profile
 from pytorch_insight.guard import Guard, either, guard
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.reasons import Reason, reason
@@ -20,7 +20,7 @@ class NoiseRules:
         # process sends it to the parent once per batch).
         self.rules = [
             (
-                reason("signal", tag=f"noise:{rule.id}", what=rule.reason),
+                reason("signal", tag=noise_tag(rule), what=rule.reason),
                 _guarded(rule.title_patterns),
                 set(rule.labels),
                 set(rule.kinds),
@@ -47,6 +47,16 @@ class NoiseRules:
             ):
                 found.append(said)
         return found
+
+
+def noise_tag(rule: NoiseRule) -> str:
+    """The code of the reason a rule gives each item it marks."""
+    return f"noise:{rule.id}"
+
+
+def fixing_nothing(profile: Profile) -> frozenset[str]:
+    """The codes of the rules whose changes fix nothing they name (`NoiseRule.fixes`)."""
+    return frozenset(noise_tag(rule) for rule in profile.noise if not rule.fixes)
 
 
 def _guarded(patterns: list[str]) -> list[tuple[re.Pattern[str], Guard]]:
