@@ -71,8 +71,8 @@ def test_fix_links_go_both_ways_with_their_evidence() -> None:
 
 
 def test_a_change_that_only_adds_a_test_is_part_of_the_story_not_its_fix() -> None:
-    bug = item(110, "torch.foo aborts the process on negative strides")
-    test = item(111, "Add regression test for torch.foo with negative strides", body="Fixes #110", kind="pull_request")
+    bug = item(110, "torch.foo aborts the process on an empty queue")
+    test = item(111, "Add regression test for torch.foo on an empty queue", body="Fixes #110", kind="pull_request")
     fix = item(112, "[core] Drop noexcept from the size computation", body="Fixes #110", kind="pull_request")
     result = run(bug, test, fix)
     assert relations(result[bug.id], "fixed_by") == [fix.id]

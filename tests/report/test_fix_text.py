@@ -114,10 +114,10 @@ def test_a_revert_asked_for_replaces_the_unknown_landing() -> None:
 
 
 def test_a_pr_a_comment_names_is_quoted_instead_of_no_fix_pr_being_referenced() -> None:
-    said = "We can bump the library in https://github.com/pytorch/pytorch/pull/900 as a cherry-pick."
+    said = "The vendored solver update in https://github.com/pytorch/pytorch/pull/900 should address it."
     bug = item(
         50,
-        "Conv3d uses far more memory since the upgrade",
+        "The pooling layer uses far more memory since the upgrade",
         "Peak memory doubled after upgrading.",
         state="closed",
         comments=[Comment(author="maintainer", date="2026-04-09", body=f"Looked into it.\n\n{said}")],
