@@ -14,11 +14,15 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import redis
+from kombu.transport.redis import Channel
+
 from pytorch_insight.collect import build_sources, run_collection
 from pytorch_insight.config import load_settings
 from pytorch_insight.sources import NoProgress
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window, make_window
+from pytorch_insight.workers.app import celery_app
 from tests.conftest import SHARED_WINDOW
 from tests.fakes.github import FakeGitHub
 from tests.workers.conftest import Workers, worker_config
@@ -71,6 +75,18 @@ def dispatch(group: Workers, profile: Path, *extra: str) -> subprocess.Popen[str
     )
 
 
+def hold_restore_lock(redis_url: str, config: Path) -> None:
+    """Leave the broker's restore lock as a worker killed while holding it leaves it."""
+    settings = load_settings(config_file=str(config), env={})
+    options = celery_app(settings.workers).conf.broker_transport_options
+    client = redis.Redis.from_url(redis_url)
+    try:
+        key = options.get("unacked_mutex_key", Channel.unacked_mutex_key)
+        client.set(key, "a killed worker's token", px=int(options["unacked_mutex_expire"] * 1000))
+    finally:
+        client.close()
+
+
 def threads(store: Store) -> dict[str, int]:
     """Item id -> comments held: a task run twice must not hold a comment twice."""
     return {item.id: len(item.comments) for item in store.iter_items()}
@@ -98,6 +114,9 @@ def test_a_worker_killed_mid_task_loses_nothing(
             assert time.monotonic() < deadline, group.log("first")
             time.sleep(0.02)
         group.kill("first")
+        # The worst moment to die: while holding the lock under which workers deliver dead
+        # workers' tasks again (taken every second here). The lock stays until it expires.
+        hold_restore_lock(redis_url, config)
         killed_at = len(fake.log)
         assert job.poll() is None, "the job ended before its worker was killed"
         group.start("second")

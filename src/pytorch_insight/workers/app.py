@@ -38,6 +38,16 @@ def hide_password(url: str) -> str:
     return urlunsplit((parts.scheme, f"{user}:***@{host}{port}", parts.path, parts.query, parts.fragment))
 
 
+def restore_lock_expiry(visibility_timeout: float) -> int:
+    """Seconds the lock a worker takes to deliver dead workers' tasks again outlives that worker.
+
+    A worker killed while it holds the lock leaves it behind, and until it expires no worker
+    delivers anything again: the broker's default (300 s) would stall a short visibility timeout's
+    redelivery for minutes. Bounded by the visibility timeout, such a stall at most doubles it.
+    """
+    return max(2, min(300, int(visibility_timeout)))
+
+
 def celery_app(settings: WorkerSettings) -> Celery:
     """Tasks are acknowledged only once done, so a task whose worker dies (killed, machine lost)
     is delivered again, after `visibility_timeout`; what it stored before is upserted again."""
@@ -59,6 +69,7 @@ def celery_app(settings: WorkerSettings) -> Celery:
             # How often a worker looks for tasks whose worker died (their visibility timeout passed).
             "unacked_restore_interval": max(1, min(60, int(settings.visibility_timeout / 10))),
             "unacked_restore_throttle": 1,
+            "unacked_mutex_expire": restore_lock_expiry(settings.visibility_timeout),
         },
         result_expires=86400,
         broker_connection_retry_on_startup=True,
