@@ -5,7 +5,8 @@ What an item's own text says (pipeline.read) depends on that item alone and is m
 processes and the answers come back in the window's order, the same answers a single process gives.
 
 The pool is forked when this process runs no other thread: the children start at once with the
-profile and the model already loaded. A threaded process (the site server, a progress display)
+profile and the model already loaded, and a window held as a list is theirs too (they read a batch
+by its place in it, so its items never travel to them). A threaded process (the site server, a progress display)
 must not fork, so there the children come from a fresh server process instead. A process that may
 not have children (a daemonic worker) or a machine with one core reads alone.
 """
@@ -16,7 +17,7 @@ import multiprocessing
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import chain, islice
@@ -33,6 +34,7 @@ BATCH = 250
 MAX_PROCESSES = 4
 
 _reader: ItemReader | None = None  # each child's own, built once by _start
+_window: Sequence[Item] | None = None  # a forked child's copy of the window, when it was a list
 
 
 def read_items(
@@ -49,7 +51,8 @@ def read_items(
     count = _processes(processes)
     if len(head) < parallel_from or count < 2:
         return [reading.read(item) for item in chain(head, stream)]
-    return list(_read_in_pool(chain(head, stream), reading, make_reader, count))
+    window = items if isinstance(items, Sequence) else None
+    return list(_read_in_pool(chain(head, stream), window, reading, make_reader, count))
 
 
 def _processes(asked: int | None) -> int:
@@ -64,19 +67,28 @@ def _processes(asked: int | None) -> int:
 
 
 def _read_in_pool(
-    items: Iterator[Item], reading: ItemReader, make_reader: Callable[[], ItemReader], processes: int
+    items: Iterator[Item],
+    window: Sequence[Item] | None,
+    reading: ItemReader,
+    make_reader: Callable[[], ItemReader],
+    processes: int,
 ) -> Iterator[Assessment]:
     # Fork inherits the parent's lock states: safe only while no other thread could hold one.
     method = "fork" if threading.active_count() == 1 else "forkserver"
+    # A forked child starts with the parent's memory, the window included: sending it a batch's
+    # place instead of its items saves pickling every item here and unpickling it there.
+    shared = window if method == "fork" else None
     pool = ProcessPoolExecutor(
-        processes, multiprocessing.get_context(method), initializer=_start, initargs=(make_reader,)
+        processes, multiprocessing.get_context(method), initializer=_start, initargs=(make_reader, shared)
     )
     # A bounded number of batches in flight: the window is never held twice (as items and as
     # batches waiting for a child).
     pending: deque[tuple[list[Item], Future[list[Assessment]] | None]] = deque()
+    start = 0
     try:
         while batch := list(islice(items, BATCH)):
-            pending.append((batch, _submit(pool, batch)))
+            pending.append((batch, _submit(pool, batch if shared is None else (start, start + len(batch)))))
+            start += len(batch)
             if len(pending) >= 2 * processes:
                 yield from _collect(*pending.popleft(), reading)
         while pending:
@@ -85,7 +97,8 @@ def _read_in_pool(
         pool.shutdown(cancel_futures=True)
 
 
-def _submit(pool: ProcessPoolExecutor, batch: list[Item]) -> Future[list[Assessment]] | None:
+def _submit(pool: ProcessPoolExecutor, batch: list[Item] | tuple[int, int]) -> Future[list[Assessment]] | None:
+    """The batch read by a child: its items, or (start, stop), its place in the child's window."""
     try:
         return pool.submit(_read_batch, batch)
     except BrokenProcessPool:
@@ -106,15 +119,19 @@ def _collect(batch: list[Item], future: Future[list[Assessment]] | None, reading
     return read
 
 
-def _start(make_reader: Callable[[], ItemReader]) -> None:
-    global _reader
-    _reader = make_reader()
+def _start(make_reader: Callable[[], ItemReader], window: Sequence[Item] | None) -> None:
+    global _reader, _window
+    _reader, _window = make_reader(), window
 
 
-def _read_batch(items: list[Item]) -> list[Assessment]:
+def _read_batch(batch: list[Item] | tuple[int, int]) -> list[Assessment]:
     if _reader is None:
         raise RuntimeError("a reading process started without its reader")
-    read = [_reader.read(item) for item in items]
+    if isinstance(batch, tuple):
+        if _window is None:
+            raise RuntimeError("a reading process was sent a batch's place without the window")
+        batch = list(_window[batch[0] : batch[1]])
+    read = [_reader.read(item) for item in batch]
     # The parent has the items: only what was read of them travels back.
     for assessment in read:
         assessment.item = None  # type: ignore[assignment]
