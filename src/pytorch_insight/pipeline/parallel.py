@@ -130,7 +130,7 @@ def _read_batch(batch: list[Item] | tuple[int, int]) -> list[Assessment]:
     if isinstance(batch, tuple):
         if _window is None:
             raise RuntimeError("a reading process was sent a batch's place without the window")
-        batch = list(_window[batch[0] : batch[1]])
+        batch = [_window[index] for index in range(*batch)]
     read = [_reader.read(item) for item in batch]
     # The parent has the items: only what was read of them travels back.
     for assessment in read:
