@@ -359,13 +359,39 @@ def test_the_change_a_regression_was_bisected_to_is_its_cause() -> None:
 
 
 def test_a_request_for_a_workaround_is_neither_a_workaround_nor_a_cause() -> None:
-    from pytorch_insight.analysis.rules import find_workaround
+    from pytorch_insight.analysis.workaround import find_workaround
 
     asked = "If this is confirmed, a workaround would be appreciated because it blocks our upgrade."
     assert root_causes([asked], "") == []
     assert find_workaround([parse_body(asked)], [parse_body(asked)], []) == ("", "")
     given = "As a workaround, set the flag to False before compiling."
     assert find_workaround([parse_body(given)], [parse_body(given)], [])[0] == given
+
+
+def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
+    from pytorch_insight.analysis.workaround import find_workaround, keeps_problem_away
+
+    for stated in (
+        "Calling `torch.cuda.synchronize()` before the copy prevents the hang.",
+        "Pinning the allocator to one arena may avoid the slowdown",
+        "The leak does not occur with a single data-loader worker.",
+        "The same kernel runs correctly with a padded input, so only odd sizes fail.",
+    ):
+        assert keeps_problem_away(stated), stated
+    for other in (
+        "Calling `torch.cuda.synchronize()` before the copy does not prevent the hang.",
+        "Setting the flag never avoids the error for us.",
+        "Recovery doesn't work correctly with the new allocator.",
+        "The same script runs correctly with:",
+        "Does disabling the cache avoid the crash?",
+        "The loss goes to NaN after a few steps.",
+    ):
+        assert not keeps_problem_away(other), other
+    report = parse_body("The export hangs on large graphs.\n\nThe export does not hang when the graph is split first.")
+    assert find_workaround([report], [report], []) == ("The export does not hang when the graph is split first.", "")
+    # A workaround named as one, in a comment, goes before a change that only keeps the problem away.
+    named = "A workaround is to export each submodule on its own."
+    assert find_workaround([report], [report], [named])[0] == named
 
 
 def test_a_comment_line_of_a_code_block_is_no_heading() -> None:

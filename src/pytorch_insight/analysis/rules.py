@@ -17,12 +17,11 @@ from pytorch_insight.analysis.model import (
     FileChange,
 )
 from pytorch_insight.analysis.roles import RoleModel, load_role_model
-from pytorch_insight.learn.roles import ROLE_HEADINGS
+from pytorch_insight.analysis.workaround import find_workaround
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import (
     LETTER,
-    REQUEST,
     Body,
     bounded,
     excerpt,
@@ -42,12 +41,6 @@ SUMMARY_SECTIONS = (
     "motivation",
     "description",
     "context",
-)
-WORKAROUND = re.compile(
-    r"\b(?:work-?around|work around|as a temporary (?:fix|solution)|in the meantime|"
-    r"you can (?:set|disable|use|pass)|mutes? (?:this|the) (?:issue|problem)|avoids? (?:this|the) "
-    r"(?:issue|problem)|makes? (?:it|the (?:issue|problem)) go away)\b",
-    re.I,
 )
 MECHANISM = re.compile(r"`[^`]+`|\b[\w/]+\.(?:py|cpp|cu|h|hpp|c|cc|yaml|yml)\b|\b\w+\(\)")
 VERSION_PATTERNS = (
@@ -305,31 +298,6 @@ CHANGE_OPENING = re.compile(
 
 def describes_change(summary: str) -> bool:
     return bool(CHANGE_OPENING.match(summary.lstrip("[]`*# ")))
-
-
-def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) -> tuple[str, str]:
-    """A workaround sentence and, when the same text offers one, the code block that goes with it."""
-    for body in bodies:
-        explicit = section(body, *ROLE_HEADINGS["workaround"])
-        if explicit and sentences(explicit):
-            blocks = parse_body(explicit).code_blocks
-            return join_sentences(sentences(explicit)[:2]), blocks[0] if blocks else ""
-    texts = ["\n\n".join(body.sections.values()) for body in reports] + thread
-    for text in texts:
-        for sentence in sentences(text):
-            if WORKAROUND.search(sentence) and not REQUEST.search(sentence):
-                return sentence, _code_after(text, sentence)
-    return "", ""
-
-
-def _code_after(text: str, sentence: str) -> str:
-    """The code block that follows a workaround sentence within a few lines, if any."""
-    anchor = text.find(sentence[:40])
-    if anchor < 0:
-        return ""
-    rest = text[anchor : anchor + len(sentence) + 400]
-    block = re.search(r"```[^\n]*\n(.*?)```", rest, re.S)
-    return block.group(1).strip() if block else ""
 
 
 def facts(item: Item, body: Body) -> Facts:

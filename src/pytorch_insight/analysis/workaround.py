@@ -1,0 +1,79 @@
+"""A workaround the thread states: under its own heading, named as one, or told as a change of the
+reporter's that keeps the problem away ("calling `synchronize()` first prevents the hang", "it works
+fine when the batch is split in two"). Copied, never composed."""
+
+from __future__ import annotations
+
+import re
+
+from pytorch_insight.learn.roles import ROLE_HEADINGS
+from pytorch_insight.text import REQUEST, Body, join_sentences, parse_body, section, sentences
+
+WORKAROUND = re.compile(
+    r"\b(?:work-?around|work around|as a temporary (?:fix|solution)|in the meantime|"
+    r"you can (?:set|disable|use|pass)|mutes? (?:this|the) (?:issue|problem)|avoids? (?:this|the) "
+    r"(?:issue|problem)|makes? (?:it|the (?:issue|problem)) go away)\b",
+    re.I,
+)
+# A sentence opening on something the user does, whose effect is that the problem stays away.
+USER_CHANGE = re.compile(
+    r"^\W*(?:removing|using|setting|disabling|enabling|switching|replacing|adding|wrapping|surrounding|"
+    r"calling|passing|reducing|increasing|installing|downgrading|pinning|reverting|moving|running|casting|"
+    r"converting|changing|turning (?:off|on)|commenting out)\b(.{0,120}?)\b(?:avoids?|prevents?|eliminates?|"
+    r"fixes|resolves?|works? around|gets? rid of|circumvents?|bypass(?:es)?|makes? (?:it|them) (?:work|pass)|"
+    r"gives? (?:correct|the (?:correct|right|expected)))\b",
+    re.I,
+)
+# "The leak does not occur with a single worker", "the kernel runs correctly with a padded input".
+STAYS_AWAY_IF = re.compile(
+    r"\b(?:does not|doesn't|do not|don't|did not|didn't) (?:happen|occur|reproduce|crash|fail|hang)\w* "
+    r"(?:if|when|with(?:out)?|after|once)\b|"
+    r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once)\b",
+    re.I,
+)
+NEGATION = re.compile(r"\b(?:not|never|no longer|neither|nor)\b|n't\b", re.I)
+NEGATION_REACH = 16  # characters before a "works fine with" that can deny it ("doesn't work fine with")
+
+
+def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) -> tuple[str, str]:
+    """A workaround sentence and, when the same text offers one, the code block that goes with it."""
+    for body in bodies:
+        explicit = section(body, *ROLE_HEADINGS["workaround"])
+        if explicit and sentences(explicit):
+            blocks = parse_body(explicit).code_blocks
+            return join_sentences(sentences(explicit)[:2]), blocks[0] if blocks else ""
+    texts = ["\n\n".join(body.sections.values()) for body in reports] + thread
+    # A workaround named as one anywhere in the thread goes before a change that only keeps the
+    # problem away.
+    for found in (names_workaround, keeps_problem_away):
+        for text in texts:
+            for sentence in sentences(text):
+                if found(sentence):
+                    return sentence, _code_after(text, sentence)
+    return "", ""
+
+
+def names_workaround(sentence: str) -> bool:
+    return bool(WORKAROUND.search(sentence)) and not REQUEST.search(sentence)
+
+
+def keeps_problem_away(sentence: str) -> bool:
+    """A reporter's change after which the problem is gone, stated, not asked about (a question, a
+    request, a denial or a sentence leading into a list is none)."""
+    if "\n" in sentence or "?" in sentence or sentence.rstrip().endswith(":") or REQUEST.search(sentence):
+        return False
+    change = USER_CHANGE.search(sentence)
+    if change:
+        return not NEGATION.search(change.group(1))
+    away = STAYS_AWAY_IF.search(sentence)
+    return bool(away) and not NEGATION.search(sentence[max(0, away.start() - NEGATION_REACH) : away.start()])
+
+
+def _code_after(text: str, sentence: str) -> str:
+    """The code block that follows a workaround sentence within a few lines, if any."""
+    anchor = text.find(sentence[:40])
+    if anchor < 0:
+        return ""
+    rest = text[anchor : anchor + len(sentence) + 400]
+    block = re.search(r"```[^\n]*\n(.*?)```", rest, re.S)
+    return block.group(1).strip() if block else ""
