@@ -50,6 +50,9 @@ class SeverityVocabulary(BaseModel):
     scale: Regexes = Field(default_factory=list)
     downstream: list[str] = Field(default_factory=list)
     release: Regexes = Field(default_factory=list)
+    # A release of the project as a regression's sentence or a title names it ("torch 2.9.1",
+    # "[2.12 regression]"): such a regression is a `release_regression` (pipeline/release_regression.py).
+    releases: Regexes = Field(default_factory=list)
     default_path: Regexes = Field(default_factory=list)
     labels: dict[str, list[str]] = Field(default_factory=dict)
     # Titles of threads whose text states rules rather than problems (a release tracker lists which

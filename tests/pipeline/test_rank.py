@@ -154,3 +154,22 @@ def test_the_author_commenting_under_another_case_of_their_login_is_no_other_par
     )
     result = run(thread)
     assert not any("besides the author" in text for text in texts(result[thread.id].reasons))
+
+
+def test_a_regression_that_names_a_release_is_high_whatever_its_score() -> None:
+    named = item(50, "Exporting with dynamic shapes raises an error", body="This worked with torch 2.3 and fails now.")
+    labelled = item(51, "Checkpoint loading fails after moving to PyTorch 2.5", labels=["module: regression"])
+    unnamed = item(52, "Exporting with dynamic shapes raises an error", body="This used to work and fails now.")
+    # A release named elsewhere (the reporter's setup) says nothing of the regression.
+    elsewhere = item(
+        53, "Tracing a module with hooks raises an error", body="This used to work.\n\nWe run PyTorch 2.5 on Linux."
+    )
+    result = run(named, labelled, unnamed, elsewhere)
+    for high in (named, labelled):
+        # The release, not the score, makes it high.
+        assert result[high.id].priority == "high" and result[high.id].score < PROFILE.ranking.high
+    assert "a regression, with the release “2.3” named" in texts(result[named.id].reasons)
+    assert "a regression, with the release “2.5” named" in texts(result[labelled.id].reasons)
+    for other in (unnamed, elsewhere):
+        assert "regression" in result[other.id].facts.kinds()
+        assert result[other.id].priority != "high"

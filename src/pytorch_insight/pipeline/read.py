@@ -20,6 +20,7 @@ from pytorch_insight.pipeline.features import extract_features
 from pytorch_insight.pipeline.learned import LearnedJudge
 from pytorch_insight.pipeline.noise import NoiseRules
 from pytorch_insight.pipeline.rank import Ranker
+from pytorch_insight.pipeline.release_regression import ReleaseRegressions
 from pytorch_insight.text import BODY_LIMIT
 from pytorch_insight.window import Window
 
@@ -30,6 +31,7 @@ class ItemReader:
     def __init__(self, profile: Profile, reader: Reader, use_labels: bool = True, window: Window | None = None) -> None:
         self.noise = NoiseRules(profile)
         self.extractor = FactExtractor(profile.severity)
+        self.release_regressions = ReleaseRegressions(profile.severity.releases)
         # A profile without a label map has no learned judgement: its phrase rules read alone.
         self.judge = LearnedJudge(profile.judgement) if profile.judgement.classes else None
         self.classifier = AreaClassifier(profile, use_labels)
@@ -51,9 +53,13 @@ class ItemReader:
 
     def _read_facts(self, assessment: Assessment) -> None:
         assessment.facts = self.extractor.extract(assessment.item)
-        if self.judge is None:
-            return
-        judged = self.judge.judge(assessment.item, assessment.facts)
+        if self.judge is not None:
+            self._judge(self.judge, assessment)
+        # Whichever reading found the regression (words, a label, the model), its release is read last.
+        assessment.facts = self.release_regressions.read(assessment.item, assessment.facts)
+
+    def _judge(self, judge: LearnedJudge, assessment: Assessment) -> None:
+        judged = judge.judge(assessment.item, assessment.facts)
         facts = judged.facts
         if judged.judgement.evidence and not assessment.facts.kinds() & CONTEXTUAL:
             # A problem only the model found: its context is read now, as for a stated one

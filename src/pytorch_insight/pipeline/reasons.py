@@ -39,6 +39,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "fact-mentions": {"en": "mentions “{detail}”", "zh": "提及“{detail}”"},
     "fact-measured": {"en": "measured “{detail}”", "zh": "实测“{detail}”"},
+    "fact-release-regression": {
+        "en": "a regression, with the release “{detail}” named",
+        "zh": "回归，且点明版本“{detail}”",
+    },
     "key-contributor": {
         # The list is the profile's, not the thread's: the reason says whose word it is.
         "en": "author @{login} is on the profile's key-contributor list ({name}, {team})",
@@ -72,6 +76,7 @@ FACT_NAMES: dict[str, dict[str, str]] = {
     "overhead": {"en": "measured overhead", "zh": "实测开销"},
     "blocker": {"en": "blocks an upgrade or release", "zh": "阻塞升级或发布"},
     "regression": {"en": "regression", "zh": "回归"},
+    "release_regression": {"en": "regression with a named release", "zh": "点明版本的回归"},
     "error": {"en": "error", "zh": "报错"},
     "gain": {"en": "measured gain", "zh": "实测收益"},
     "measured": {"en": "measured", "zh": "实测"},
@@ -147,6 +152,8 @@ def fact_reason(fact: Fact) -> Reason:
         return reason("fact-mentions", tag=tag, detail=in_source_case(fact.detail, fact.evidence))
     if fact.kind == "measured":
         return reason("fact-measured", tag=tag, detail=in_source_case(fact.detail, fact.evidence))
+    if fact.kind == "release_regression":
+        return reason("fact-release-regression", tag=tag, detail=fact.detail)
     return reason("fact", tag=tag, quote=excerpt(fact.evidence, fact.detail, QUOTE_LIMIT))
 
 
