@@ -127,3 +127,10 @@ def test_a_pr_a_comment_names_is_quoted_instead_of_no_fix_pr_being_referenced() 
         f"closed on GitHub; no fix PR linked to it in the collected data; a comment names a PR (maintainer: “{said}”)"
     )
     assert (bug.id, f"comment: maintainer: “{said}”") in {(e.item, e.quote) for e in entry.evidence}
+
+
+def test_a_problem_named_by_a_label_is_said_to_be_triaged_not_stated() -> None:
+    # The change's own words state no problem the rules read: its triage label names it.
+    fix = item(52, "Check the index before the gather", "Fixes #51", kind="pull_request", labels=["module: crash"])
+    [entry] = [e for e in report_of([fix], window=WINDOW).focus if e.ref == "#52"]
+    assert entry.conclusion.startswith("Fixes #51, a problem triaged as “module: crash”")

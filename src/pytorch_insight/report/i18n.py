@@ -318,6 +318,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "按分诊模型判断为{name}（概率 {p}），依据：“{quote}”",
         "en": "the learned triage model reads it as {name} (p={p}) from “{quote}”",
     },
+    "p_model_clause": {
+        "zh": "按分诊模型判断为{name}（概率 {p}），依据：“{quote}”",
+        "en": "that the learned triage model reads as {name} (p={p}), from “{quote}”",
+    },
     "c_problem": {"zh": "报告的问题：{problem}", "en": "Reported problem: {problem}"},
     "c_fix": {"zh": "修复 {refs}，所修问题：{problem}", "en": "Fixes {refs}, a problem stated as {problem}"},
     "c_fix_partial": {
@@ -326,6 +330,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "c_fix_untargeted": {"zh": "修复改动，所修问题：{problem}", "en": "A fix for a problem stated as {problem}"},
     "c_change_mentions": {"zh": "改动，其描述提到：{problem}", "en": "A change whose description says {problem}"},
+    # The same, where a triager's label or the learned model names the problem, not the text.
+    "c_fix_judged": {"zh": "修复 {refs}，所修问题：{problem}", "en": "Fixes {refs}, a problem {problem}"},
+    "c_fix_partial_judged": {
+        "zh": "部分修复 {refs}，所涉问题：{problem}",
+        "en": "Partly fixes {refs}, a problem {problem}",
+    },
+    "c_fix_untargeted_judged": {"zh": "修复改动，所修问题：{problem}", "en": "A fix for a problem {problem}"},
+    "c_change_mentions_judged": {"zh": "改动，所涉问题：{problem}", "en": "A change {problem}"},
+    "c_tracker_judged": {
+        "zh": "跟踪 {n} 个问题，其中最严重的：{problem}",
+        "en": "Tracks {n} issues, the worst {problem}",
+    },
     "c_tracker": {
         "zh": "跟踪 {n} 个问题，其中最严重的：{problem}",
         "en": "Tracks {n} issues, the worst stated as {problem}",

@@ -57,16 +57,17 @@ class Narrator:
             default=None,
         )
 
-    def problem(self, fact: Fact) -> str:
+    def problem(self, fact: Fact, clause: bool = False) -> str:
         """The problem as what states it: the sentence quoted (around the words that state it), the
         triager's label, or the learned model's reading, said to be the model's. A category named
-        after one matched word is no statement: the word may be negated, hypothetical or idiomatic."""
+        after one matched word is no statement: the word may be negated, hypothetical or idiomatic.
+        As a `clause` ("a problem triaged as …") the model's reading is worded to follow a noun."""
         if fact.source == "label":
             return self.t("p_label", label=fact.detail or fact.evidence.removeprefix("label: "))
         if fact.source == "model":
             name = MODEL_NAMES.get(fact.kind) or FACT_NAMES.get(fact.kind, {"en": fact.kind, "zh": fact.kind})
             return self.t(
-                "p_model",
+                "p_model_clause" if clause else "p_model",
                 name=name[self.t.lang],
                 p=fact.detail.removeprefix("p="),
                 quote=excerpt(fact.evidence, "", QUOTE),
@@ -110,19 +111,22 @@ class Narrator:
         tracked = [r.target for r in assessment.relations if r.type == "tracks"]
         design = assessment.facts.first("design")
         gain = next((f for f in facts if f.kind == "gain"), None)
+        # "A fix for a problem stated as “…”" quotes the text; a label or the model's reading is no
+        # statement of the text, and its own wording follows the noun ("a problem triaged as …").
+        judged = "_judged" if worst is not None and worst.source in ("label", "model") else ""
         if tracked and worst is not None:
-            return t("c_tracker", n=len(tracked), problem=self.problem(worst))
+            return t("c_tracker" + judged, n=len(tracked), problem=self.problem(worst, clause=True))
         if worst is not None and item.kind in CHANGE_KINDS:
             fixes = [r for r in assessment.relations if r.type == "fixes"]
             if fixes:
                 key = "c_fix_partial" if all(partial_fix(r.evidence) for r in fixes) else "c_fix"
                 refs = t.list_separator.join(self.ref(r.target) for r in fixes[:2])
-                return t(key, refs=refs, problem=self.problem(worst))
+                return t(key + judged, refs=refs, problem=self.problem(worst, clause=True))
             if assessment.facts.is_fix:
-                return t("c_fix_untargeted", problem=self.problem(worst))
+                return t("c_fix_untargeted" + judged, problem=self.problem(worst, clause=True))
             # A change that never says it fixes anything (a feature, a new option) may name a problem
             # only to explain its design: "a fix for" it would be the report's invention.
-            return t("c_change_mentions", problem=self.problem(worst))
+            return t("c_change_mentions" + judged, problem=self.problem(worst, clause=True))
         if worst is not None:
             return t("c_problem", problem=self.problem(worst))
         if item.kind == "rfc" or (design is not None and design.detail == "RFC"):
