@@ -201,7 +201,7 @@ def sentences(text: str) -> list[str]:
 
 # The deep analysis reads one body several times (summary, mechanism, root cause, workaround, the
 # table's one line, the facts): each distinct text is split once.
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=512)
 def _sentences(text: str) -> tuple[str, ...]:
     found = []
     for part in SENTENCE_END.split(prose(text)):

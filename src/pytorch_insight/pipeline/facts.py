@@ -17,6 +17,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 
 from pytorch_insight.config import SeverityVocabulary
@@ -396,36 +397,8 @@ class FactExtractor:
         return ItemFacts(tuple(found), bool(FIX_INTENT.search(title.lower())) or _says_it_fixes(body))
 
     def _read(self, sentence: str, add) -> None:  # type: ignore[no-untyped-def]
-        lowered = sentence.lower()
-        if ("no" in lowered or "nfc" in lowered) and NEGATIONS_ANYWHERE.search(lowered):
-            return
-        # A link's digits are no measurement ("…/Graph.cpp#L447%C2%A0" reads as 447%).
-        plain = LINK.sub(" ", lowered) if "://" in lowered else lowered
-        measured = DIGIT.search(plain) is not None and PERF_WORDS.search(plain) is not None
-        magnitude = MAGNITUDE.search(plain) if measured else None
-        stated: list[tuple[str, str]] = []
-        # Most sentences state nothing: one scan for the triggers saves running every pattern.
-        triggered = {kind for trigger in TRIGGER_SCAN.findall(lowered) for kind in TRIGGER_KINDS[trigger]}
-        for kind, pattern in PROBLEMS.items():
-            if kind not in triggered:
-                continue
-            for match in pattern.finditer(lowered):
-                if _asserted(lowered, match):
-                    stated.append((kind, match.group(0)))
-                    break
-        if len({kind for kind, _ in stated} - {"error", "regression"}) >= ENUMERATION:
-            stated = []  # a list of failure kinds is a policy or a checklist, not a report of one
-        if magnitude is None:
-            stated = [(kind, words) for kind, words in stated if kind not in NEEDS_MEASUREMENT]
-        for kind, words in stated:
-            add(kind, sentence, words)
-        if magnitude is not None:
-            if stated:
-                add("measured", sentence, magnitude.group(0).strip())
-            if {kind for kind, _ in stated} & SLOW and longest_seconds(magnitude.group(0)) >= BLOWUP_SECONDS:
-                add("blowup", sentence, magnitude.group(0).strip())
-            elif GAIN.search(lowered) or (not stated and _better(magnitude, plain)):
-                add("gain", sentence, magnitude.group(0).strip())
+        for kind, detail in _stated(sentence):
+            add(kind, sentence, detail)
 
     def _context(self, read: list[str], add) -> None:  # type: ignore[no-untyped-def]
         """Hardware, scale, downstream users, release and default path: each searched once over
@@ -445,6 +418,42 @@ class FactExtractor:
 
 
 CONTEXTUAL = frozenset({*PROBLEMS, "gain"})
+
+
+# A sentence states the same facts wherever it stands: template lines, bot boilerplate and a commit's
+# copy of its PR's description recur across a window, and each distinct sentence is read once.
+@lru_cache(maxsize=4096)
+def _stated(sentence: str) -> tuple[tuple[str, str], ...]:
+    """(kind, the words that state it) for each fact the sentence states, in the order they are added."""
+    lowered = sentence.lower()
+    if ("no" in lowered or "nfc" in lowered) and NEGATIONS_ANYWHERE.search(lowered):
+        return ()
+    # A link's digits are no measurement ("…/Graph.cpp#L447%C2%A0" reads as 447%).
+    plain = LINK.sub(" ", lowered) if "://" in lowered else lowered
+    measured = DIGIT.search(plain) is not None and PERF_WORDS.search(plain) is not None
+    magnitude = MAGNITUDE.search(plain) if measured else None
+    stated: list[tuple[str, str]] = []
+    # Most sentences state nothing: one scan for the triggers saves running every pattern.
+    triggered = {kind for trigger in TRIGGER_SCAN.findall(lowered) for kind in TRIGGER_KINDS[trigger]}
+    for kind, pattern in PROBLEMS.items():
+        if kind not in triggered:
+            continue
+        for match in pattern.finditer(lowered):
+            if _asserted(lowered, match):
+                stated.append((kind, match.group(0)))
+                break
+    if len({kind for kind, _ in stated} - {"error", "regression"}) >= ENUMERATION:
+        stated = []  # a list of failure kinds is a policy or a checklist, not a report of one
+    if magnitude is None:
+        return tuple((kind, words) for kind, words in stated if kind not in NEEDS_MEASUREMENT)
+    found = list(stated)
+    if stated:
+        found.append(("measured", magnitude.group(0).strip()))
+    if {kind for kind, _ in stated} & SLOW and longest_seconds(magnitude.group(0)) >= BLOWUP_SECONDS:
+        found.append(("blowup", magnitude.group(0).strip()))
+    elif GAIN.search(lowered) or (not stated and _better(magnitude, plain)):
+        found.append(("gain", magnitude.group(0).strip()))
+    return tuple(found)
 
 
 def _search(vocabulary: tuple[CaseBlind, Guard], text: str, lowered: str) -> tuple[int, str] | None:
