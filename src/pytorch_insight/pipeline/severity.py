@@ -154,11 +154,35 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
 
     def _term_columns(self, title: str | None, body: str | None, extra: Iterable[str]) -> list[int | None]:
         """The column of each of `terms(title, body, extra)`, in their order (None: a term it does not know)."""
-        words = tokens(model_text(title, body))
-        found = [*map(self.index.get, words), *map(self._pair_index.get, zip(words, words[1:], strict=False))]
-        found += map(self._title_index.get, tokens(title or ""))
+        # The text read is the title's words then the description's (no token runs across the line
+        # break between them), so the description's part is looked up once per distinct description.
+        heading = tokens(title or "")
+        described, words, pairs = self._description_columns(body or "")
+        found = [*map(self.index.get, heading), *words, *map(self._pair_index.get, zip(heading, heading[1:], strict=False))]
+        if heading and described:
+            found.append(self._pair_index.get((heading[-1], described[0])))
+        found += pairs
+        found += map(self._title_index.get, heading)
         found += map(self.index.get, extra)
         return found
+
+    @cached_property
+    def _description_columns(self) -> Callable[[str], tuple[list[str], list[int | None], list[int | None]]]:
+        """A description's tokens as the model reads them, their columns and their pairs' columns.
+        A window repeats descriptions (a commit carries its PR's, bots post one template): each
+        distinct one is read once."""
+
+        @lru_cache(maxsize=256)
+        def columns(body: str) -> tuple[list[str], list[int | None], list[int | None]]:
+            words = tokens(read_body(body))
+            return words, [*map(self.index.get, words)], [*map(self._pair_index.get, zip(words, words[1:], strict=False))]
+
+        return columns
+
+    @cached_property
+    def _sentence_columns(self) -> Callable[[str], list[int]]:
+        """`_word_columns` of a sentence's tokens, once per distinct sentence (templates recur)."""
+        return lru_cache(maxsize=4096)(lambda sentence: self._word_columns(tokens(sentence)))
 
     def _word_columns(self, words: list[str]) -> list[int]:
         """The columns of the words and their pairs the model knows (`words + _pairs(words)`), in order."""
@@ -205,16 +229,15 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
         if wanted:
             candidates = [title or "", *sentences()]
             rows = self._matrix[wanted]
-            scored = [self._contributions(tokens(sentence), wanted, rows) for sentence in candidates]
+            scored = [self._contributions(self._sentence_columns(sentence), wanted, rows) for sentence in candidates]
             for k in wanted:
                 best = max(range(len(candidates)), key=lambda n: scored[n][k])
                 if scored[best][k] > 0:
                     evidence[self.classes[k]] = candidates[best]
         return Judgement(probabilities, evidence)
 
-    def _contributions(self, words: list[str], wanted: list[int], rows: numpy.ndarray) -> dict[int, float]:
-        """Class k (of `wanted`, whose weight `rows` are) -> how far the words push towards it."""
-        columns = self._word_columns(words)
+    def _contributions(self, columns: list[int], wanted: list[int], rows: numpy.ndarray) -> dict[int, float]:
+        """Class k (of `wanted`, whose weight `rows` are) -> how far the words of `columns` push towards it."""
         if not columns:
             return dict.fromkeys(wanted, 0.0)
         sums = rows[:, columns] @ self._idf[columns]
