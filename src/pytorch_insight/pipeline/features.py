@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from sys import intern
 
 from pytorch_insight.model import Item
@@ -73,7 +74,41 @@ def title_tags(title: str) -> frozenset[str]:
 
 def extract_features(item: Item) -> Features:
     title = item.title or ""
-    body = (item.body or "")[:BODY_LIMIT]
+    title_lower = title.lower()
+    described = _described((item.body or "")[:BODY_LIMIT])
+    author = (item.author or "").lower()  # logins are case-blind
+    participants = len({c.author.lower() for c in item.comments if c.author and c.author.lower() != author})
+    # No word or identifier runs across the line break between the title and the description, and
+    # lower-casing keeps it as a boundary: the title's part and the description's join as read whole.
+    identifiers = described.identifiers | _identifiers(" " + title)
+    title_words = frozenset(map(intern, WORD.findall(title_lower)))
+    return Features(
+        text=f"{title_lower}\n{described.text}",
+        title=title_lower,
+        labels=frozenset(label.lower() for label in item.labels),
+        words=described.words | title_words,
+        title_words=title_words,
+        tags=title_tags(title),
+        owners=described.owners,
+        stack=described.stack,
+        identifiers=identifiers,
+        participants=participants,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Description:
+    text: str  # lower-cased, code blocks and cc lines removed
+    words: frozenset[str]
+    identifiers: frozenset[str]
+    owners: frozenset[str]  # lower-cased handles from `cc @...` lines
+    stack: tuple[int, ...]  # ghstack members listed
+
+
+# A window repeats descriptions (a commit carries its PR's, a bot posts one template, a cherry-pick
+# copies its original's): each distinct one (cut at BODY_LIMIT) is read once.
+@lru_cache(maxsize=512)
+def _described(body: str) -> _Description:
     prose = FENCE.sub(" ", body)
     owners: frozenset[str] = frozenset()
     # A cc line names someone: without an "@" there is none to read or remove.
@@ -86,31 +121,24 @@ def extract_features(item: Item) -> Features:
 
         prose = CC_LINE.sub(read, prose)
         owners = frozenset(handle.lower() for line in lines for handle in HANDLE.findall(line))
-    written = f"{title}\n{prose}"
-    text = written.lower()
-    title_lower = title.lower()
-    stack = tuple(int(number) for number in GHSTACK.findall(body)) if "ghstack" in body else ()
-    identifiers = frozenset(
-        token
-        for token in IDENTIFIER.findall(" " + written)
-        if len(token) >= 6 and not token.lower().startswith(("test_", "http"))
-    )
-    author = (item.author or "").lower()  # logins are case-blind
-    participants = len({c.author.lower() for c in item.comments if c.author and c.author.lower() != author})
-    return Features(
+    text = prose.lower()
+    return _Description(
         text=text,
-        title=title_lower,
-        labels=frozenset(label.lower() for label in item.labels),
-        # One string per distinct word for the whole window, not one per item that uses it: the
-        # word sets are most of what a window's features hold (`report`'s peak memory). A text says
-        # most of its words more than once: each is interned once.
+        # One string per distinct word for the whole window, not one per item that uses it: a text
+        # says most of its words more than once, and each is interned once.
         words=frozenset(map(intern, set(WORD.findall(text)))),
-        title_words=frozenset(map(intern, WORD.findall(title_lower))),
-        tags=title_tags(title),
+        identifiers=_identifiers("\n" + prose),
         owners=owners,
-        stack=stack,
-        identifiers=identifiers,
-        participants=participants,
+        stack=tuple(int(number) for number in GHSTACK.findall(body)) if "ghstack" in body else (),
+    )
+
+
+def _identifiers(text: str) -> frozenset[str]:
+    """The identifiers of `text`, which starts with the non-word character the pattern takes."""
+    return frozenset(
+        token
+        for token in IDENTIFIER.findall(text)
+        if len(token) >= 6 and not token.lower().startswith(("test_", "http"))
     )
 
 
