@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pytorch_insight.config import AreaRule, ClassificationWeights, Profile
 from pytorch_insight.guard import Guard, guard
@@ -74,6 +75,13 @@ class AreaClassifier:
         self.words = frozenset(value for kind, value in self.named if kind == "word")
         self.phrases = tuple(value for kind, value in self.named if kind == "phrase")
         self.paths = tuple(value for kind, value in self.named if kind == "path")
+        # An item's text is its title, a line break and its description: a phrase or path without a
+        # line break is in it when it is in one of the two, and a window repeats descriptions (a
+        # commit carries its PR's), so a description's are looked up once. Those with a line break
+        # may run across the two: they are looked for in the whole text.
+        self.in_description = lru_cache(maxsize=512)(self._in_text)
+        self.phrases_across = tuple(phrase for phrase in self.phrases if "\n" in phrase)
+        self.paths_across = tuple(path for path in self.paths if "\n" in path)
         self.prefixes = tuple(dict.fromkeys(prefix for area in self.areas for prefix in area.keywords.prefixes))
         self.prefix_areas = {n for n, area in enumerate(self.areas) if area.keywords.prefixes}
         # An area with no evidence scores 0: it is only worth scoring when the threshold lets 0 in.
@@ -90,13 +98,13 @@ class AreaClassifier:
         """Area id -> the evidence that put the item there, in profile order."""
         found: dict[str, list[str]] = {}
         item, features = assessment.item, assessment.features
-        text = features.text
+        phrases, paths = self._phrases_and_paths(features.title, features.text)
         present = _Present(
             raw=f"{item.title or ''}\n{item.body or ''}",  # the profile's patterns see it as written
             words=features.words & self.words,
-            phrases=frozenset([phrase for phrase in self.phrases if phrase in text]),
+            phrases=phrases,
             prefixed=self._prefixed(features.words),
-            paths=frozenset([path for path in self.paths if path in text]),
+            paths=paths,
         )
         named: set[int] = set(self.prefix_areas) if present.prefixed else set()
         lookup = self.named.get
@@ -122,6 +130,28 @@ class AreaClassifier:
         if not found and self.fallback:
             found[self.fallback] = ["no specific area matched"]
         return found
+
+    def _phrases_and_paths(self, title: str, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The keyword phrases and the paths the item's lower-cased text holds."""
+        if not text.startswith(f"{title}\n"):  # not the title and description extract_features joins
+            return self._in_text(text)
+        phrases, paths = self.in_description(text[len(title) + 1 :])
+        return (
+            phrases.union(
+                [phrase for phrase in self.phrases if phrase in title],
+                [phrase for phrase in self.phrases_across if phrase in text],
+            ),
+            paths.union(
+                [path for path in self.paths if path in title], [path for path in self.paths_across if path in text]
+            ),
+        )
+
+    def _in_text(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The keyword phrases and the paths a lower-cased text holds."""
+        return (
+            frozenset([phrase for phrase in self.phrases if phrase in text]),
+            frozenset([path for path in self.paths if path in text]),
+        )
 
     def _prefixed(self, words: frozenset[str]) -> list[str]:
         """The words that start with some area's keyword prefix, sorted."""

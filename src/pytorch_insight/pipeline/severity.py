@@ -158,7 +158,11 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
         # break between them), so the description's part is looked up once per distinct description.
         heading = tokens(title or "")
         described, words, pairs = self._description_columns(body or "")
-        found = [*map(self.index.get, heading), *words, *map(self._pair_index.get, zip(heading, heading[1:], strict=False))]
+        found = [
+            *map(self.index.get, heading),
+            *words,
+            *map(self._pair_index.get, zip(heading, heading[1:], strict=False)),
+        ]
         if heading and described:
             found.append(self._pair_index.get((heading[-1], described[0])))
         found += pairs
@@ -175,7 +179,11 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
         @lru_cache(maxsize=256)
         def columns(body: str) -> tuple[list[str], list[int | None], list[int | None]]:
             words = tokens(read_body(body))
-            return words, [*map(self.index.get, words)], [*map(self._pair_index.get, zip(words, words[1:], strict=False))]
+            return (
+                words,
+                [*map(self.index.get, words)],
+                [*map(self._pair_index.get, zip(words, words[1:], strict=False))],
+            )
 
         return columns
 
