@@ -67,6 +67,10 @@ HELD_OUT = (
     "week 01-05..01-11",
     "week 10-27..11-02",
     "week 08-24..08-30",
+    "week 03-10..03-16",
+    "week 09-01..09-07",
+    "week 02-23..03-01",
+    "week 07-27..08-02",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")
