@@ -350,6 +350,14 @@ def test_a_fix_s_author_saying_what_they_changed_is_no_cause() -> None:
     assert not describes_change("The loader reads the file twice when the cache is cold.")
 
 
+def test_why_an_attempt_failed_or_why_it_was_filed_is_no_cause() -> None:
+    assert root_causes(["Pinning the buffer does not stop the hang because the copy runs on another stream."], "") == []
+    assert root_causes(["I filed it as a correctness bug because the smaller repro shows a dtype change."], "") == []
+    # The mechanism itself still is one.
+    stated = "The hang happens because the copy runs on another stream and is never awaited."
+    assert root_causes([stated], "") == [stated]
+
+
 def test_the_change_a_regression_was_bisected_to_is_its_cause() -> None:
     assert root_causes(["The slowdown was introduced in #1234, and the run before it was fine."], "")
     assert root_causes(["I bisected the failure to #5678 with the script above."], "")

@@ -143,6 +143,23 @@ def test_a_fix_names_its_issue_in_weaker_forms_too() -> None:
     assert relations(result[bug.id], "fixed_by") == [by_issue.id, addresses.id]  # a refactor is no fix
 
 
+def test_the_change_a_fix_names_as_the_origin_is_not_what_it_fixes() -> None:
+    origin = item(610, "Speed up the pooling kernel")
+    bug = item(611, "Pooling on strided inputs returns zeros")
+    fix = item(
+        612,
+        "Fix strided pooling",
+        body="The zeros were introduced by the change in issue #610. Fixes #611.",
+        kind="pull_request",
+    )
+    caused = item(
+        613, "Fix the pooling slowdown", body="A regression caused by the rewrite for #610.", kind="pull_request"
+    )
+    result = run(origin, bug, fix, caused)
+    assert relations(result[fix.id], "fixes") == [bug.id]
+    assert relations(result[origin.id], "fixed_by") == []
+
+
 def test_the_projects_everyday_names_relate_nothing() -> None:
     a = item(700, "[inductor] compile_fx drops a guard", body="In compile_fx the FakeTensor path differs.")
     b = item(701, "[export] compile_fx is slow", body="compile_fx with a FakeTensor input.")

@@ -68,6 +68,18 @@ HIT_TOO = re.compile(
 CHANGE_REASON = re.compile(
     r"\b(?:remov|revert|disabl|drop|delet|skipp|rolled back|roll back|deprecat)\w*\b[^.;:]{0,25}$", re.I
 )
+# "Adding .contiguous() does not prevent the crash because ...": why an attempt did not help, not
+# what goes wrong.
+ATTEMPT_FAILED = re.compile(
+    r"\b(?:does|do|did)(?:\s+not|n['’]t)\s+(?:prevent|avoid|fix|help|solve|change|stop)\b", re.I
+)
+# "Filing it as a bug because the minimized case shows ...": why the author believes something, the
+# evidence, not the mechanism.
+EVIDENCE_CLAUSE = re.compile(
+    r"^(?:because|due to)\s+(?:the|this|that|my|our|a|an)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:shows?|showed|demonstrates?|indicates?|suggests?|proves?|confirms?)\b",
+    re.I,
+)
 # "Because no error is raised, ...": why a failure goes unnoticed (its impact), not its mechanism.
 SILENT_CLAUSE = re.compile(
     r"^(?:because|due to)\s+(?:there is\s+|there's\s+)?(?:no|nothing)\s+(?:\w+\s+){0,2}"
@@ -126,7 +138,9 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or UNKNOWN_CAUSE.search(sentence)
         or REQUEST.search(before)
         or CHANGE_REASON.search(before)
+        or ATTEMPT_FAILED.search(before)
         or SILENT_CLAUSE.match(sentence[marker.start() :])
+        or EVIDENCE_CLAUSE.match(sentence[marker.start() :])
     )
 
 

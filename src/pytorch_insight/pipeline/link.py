@@ -18,6 +18,10 @@ CLOSING = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|address(?:es|e
 # Weaker forms, read as a fix only in a change that presents itself as a fix: "(Issue #N)",
 # "referencing #N", "for #N", "issue: #N".
 FIX_MENTION = re.compile(r"(?:\(\s*|\b)(?:issue|referenc(?:es|ing)|for)\b\s*:?\s*(?=#\d|https?://github\.com/)", re.I)
+# "This was introduced by the commit in issue #N", "a regression caused by #N": the weak form
+# names where the problem came from, not what the change fixes.
+ORIGIN_LEAD = re.compile(r"\b(?:introduced|caused|regressed|broken|broke)\b(?:\W+\w+){0,4}\W*$", re.I)
+ORIGIN_REACH = 60
 REFERENCE = re.compile(
     r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|#(?P<n2>\d+)|https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/issues/(?P<n3>\d+))"
 )
@@ -72,14 +76,19 @@ RELATED_LEAD = re.compile(r"\b(?:related|see also|similar|not the same|prior|pre
 LIST_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]*)?(.*)$", re.M)
 
 
-def closing_references(text: str, repo: str | None, keywords: re.Pattern[str] = CLOSING) -> list[tuple[str, int, str]]:
+def closing_references(
+    text: str, repo: str | None, keywords: re.Pattern[str] = CLOSING, origin: re.Pattern[str] | None = None
+) -> list[tuple[str, int, str]]:
     """(repo, number, the words that say it) for every ``Fixes #N``, ``closes o/r#N``,
-    ``resolves <issue URL>`` ..."""
+    ``resolves <issue URL>`` ...; none whose keyword the words before it (`origin`) make the
+    problem's origin."""
     found: list[tuple[str, int, str]] = []
     # A reference holds a "#" or an issue URL; and few texts hold a closing word at all.
     if ("#" not in text and "/issues/" not in text) or not guard(keywords).may_match(text):
         return found
     for keyword in keywords.finditer(text):
+        if origin is not None and origin.search(text, max(0, keyword.start() - ORIGIN_REACH), keyword.start()):
+            continue
         position = keyword.end()
         while (match := REFERENCE.match(text, position)) is not None:
             target_repo = match.group("repo") or match.group("urepo") or repo
@@ -152,7 +161,7 @@ def link_fixes(
             text = f"{item.title or ''}\n{body}"
             targets += [
                 ((r, n), f'issue reference in a fix: "{q}"')
-                for r, n, q in closing_references(text, item.repo, FIX_MENTION)
+                for r, n, q in closing_references(text, item.repo, FIX_MENTION, ORIGIN_LEAD)
                 if (r, n) not in seen and n != original
             ]
         targets += [((r, n), f'issue URL in {origin}: "{q}"') for r, n, q in issue_urls(body, assessment.facts.is_fix)]
