@@ -8,7 +8,7 @@ import pytest
 from pytorch_insight import text as text_module
 from pytorch_insight.config import NoiseRule
 from pytorch_insight.guard import Guard, either, guard
-from pytorch_insight.pipeline import facts, severity
+from pytorch_insight.pipeline import facts, phrases, severity
 from pytorch_insight.pipeline.facts import FactExtractor
 from tests.pipeline.helpers import PROFILE
 
@@ -59,8 +59,8 @@ def patterns() -> list[re.Pattern[str]]:
     found = [vocabulary[0].pattern for vocabulary in vocabularies if vocabulary]
     found += [re.compile(p) for area in PROFILE.areas for p in area.patterns]
     found += [re.compile(p) for rule in PROFILE.noise for p in rule.title_patterns]
-    found += list(facts.PROBLEMS.values())
-    modules = (facts, link, text_module, severity)
+    found += list(phrases.PROBLEMS.values())
+    modules = (facts, phrases, link, text_module, severity)
     found += [value for module in modules for value in vars(module).values() if isinstance(value, re.Pattern)]
     return found
 

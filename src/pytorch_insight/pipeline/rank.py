@@ -16,8 +16,8 @@ from functools import cache, partial
 from pytorch_insight.config import LocalizedText, Profile, Reader, Signal
 from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment, TextSignals
-from pytorch_insight.pipeline.facts import PROBLEM_KINDS
 from pytorch_insight.pipeline.features import KeywordSet
+from pytorch_insight.pipeline.phrases import PROBLEM_KINDS
 from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, reason
 from pytorch_insight.text import shorten
 from pytorch_insight.window import Window, parse_timestamp
