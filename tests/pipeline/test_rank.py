@@ -173,3 +173,10 @@ def test_a_regression_that_names_a_release_is_high_whatever_its_score() -> None:
     for other in (unnamed, elsewhere):
         assert "regression" in result[other.id].facts.kinds()
         assert result[other.id].priority != "high"
+
+
+def test_a_sentence_that_states_two_problems_is_quoted_once() -> None:
+    both = item(60, "Compiled attention returns wrong values and then segfaults on exit")
+    reasons = texts(run(both)[both.id].reasons)
+    quote = "the text says “Compiled attention returns wrong values and then segfaults on exit”"
+    assert reasons.count(quote) == 1

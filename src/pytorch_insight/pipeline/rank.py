@@ -112,7 +112,10 @@ class Ranker:
             points += sum(context.get(kind, 0.0) for kind in context if kind in kinds)
         for fact in facts.facts:
             if fact.kind in weights or (weighty and fact.kind in context):
-                reasons.append(fact_reason(fact))
+                why = fact_reason(fact)
+                # Two kinds read from one sentence quote it once: the quote says all it states.
+                if all(why.en != other.en for other in reasons):
+                    reasons.append(why)
         return Severity(points, reasons)
 
     def _learned(self, assessment: Assessment) -> list[tuple[str, float, Reason]]:
