@@ -78,3 +78,28 @@ def test_html_tags_are_left_out_of_prose_and_angle_brackets_of_code_are_kept() -
 
     text = "Headers (<nccl.h>, <nccl_device.h>) were included<br>for every std::vector<int>.\n<details>log</details>"
     assert prose(text) == "Headers (<nccl.h>, <nccl_device.h>) were included for every std::vector<int>.\n log"
+
+
+def test_a_quoted_passage_is_read_without_its_quote_marks() -> None:
+    from pytorch_insight.text import sentences
+
+    text = (
+        "Thanks, see the analysis below.\n\n> ### Why it happens\n>\n> The cache keeps a stale entry after reload.\n"
+        ">\n> ```python\n> cache.get(key)\n> ```\n>> It is never evicted afterwards."
+    )
+    assert sentences(text) == [
+        "Thanks, see the analysis below.",
+        "The cache keeps a stale entry after reload.",
+        "It is never evicted afterwards.",
+    ]
+
+
+def test_an_alert_and_a_note_on_who_wrote_the_text_say_nothing_of_the_item() -> None:
+    from pytorch_insight.text import parse_body, sentences
+
+    text = (
+        "> [!NOTE]\n> This change was written with the help of an AI assistant, see the policy.\n\n"
+        "The notes below are AI-generated:\n\n> ### Root cause\n>\n> The reducer reads lanes it never loaded.\n"
+    )
+    assert sentences(text) == ["The reducer reads lanes it never loaded."]
+    assert "root cause" in parse_body(text).sections

@@ -20,8 +20,9 @@ from pytorch_insight.guard import guard
 HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*([^\n]+)$", re.M)
 # A heading that names a section: its text starts with something other than a blank (the run of
 # blanks is possessive, so a line of "# " is refused at once). Empty headings ("# " lines by the
-# thousand) start no section: each would cost a name and a slice for nothing.
-NAMED_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*+([^\s][^\n]*)$", re.M)
+# thousand) start no section: each would cost a name and a slice for nothing. A heading inside a
+# quoted passage ("> ### Root cause") names its section too.
+NAMED_HEADING = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)*+#{1,6}[ \t]*+([^\s][^\n]*)$", re.M)
 # An opening fence starts at the beginning of a backtick run and its info string holds no backtick
 # (CommonMark's rule), so a line of backticks is read once, not once per backtick.
 FENCE = re.compile(r"(?<!`)`{3,}[^\n`]*\n(.*?)(?:```|\Z)", re.S)
@@ -37,9 +38,12 @@ LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()]++|\([^()]*+\))*+\)")
 # The lookahead holds the first letters of the lines below: a blank line fails at once instead of
 # trying each line's words in turn (a body of 64k newlines has 64k line starts).
 BOILERPLATE = re.compile(
-    r"^[ \t]*+(?=[cs*dpartf])(?:cc:?[ \t]+@.*|Stack from \[ghstack\].*|\*[ \t]+(?:__->__[ \t]+)?#\d+[ \t]*|"
+    r"^[ \t]*+(?=[cs*dpartf\[])(?:cc:?[ \t]+@.*|Stack from \[ghstack\].*|\*[ \t]+(?:__->__[ \t]+)?#\d+[ \t]*|"
     r"Differential Revision:.*|Pull Request resolved:.*|Approved by:.*|Reviewed By:.*|"
-    r"(?:Fixes|Closes|Resolves):?[ \t]+(?:#\d+|https?://\S+)\.?[ \t]*|Authored with .*|Test Plan:?[ \t]*)$",
+    r"(?:Fixes|Closes|Resolves):?[ \t]+(?:#\d+|https?://\S+)\.?[ \t]*|Authored with .*|Test Plan:?[ \t]*|"
+    # a GitHub alert's marker line ("> [!NOTE]"), and a line saying who or what wrote the text
+    r"\[!(?:note|tip|important|warning|caution)\][ \t]*|"
+    r"(?:this|the)\b[^\n]*?\b(?:ai[- ]generated|(?:with|by) the (?:assistance|help) of an ai)\b.*)$",
     re.I | re.M,
 )
 # fbcode exports: "Summary:" opens the description, "Test Plan:" a block of commands and links that
@@ -144,7 +148,11 @@ def parse_body(text: str | None) -> Body:
     return Body(sections, [block.strip() for block in FENCE.findall(text)])
 
 
+# "> " at a line's start: a quoted passage (a reply's quote, a description pasted as a quote) is
+# read as the text it quotes, its headings and code blocks as such, never with the marks in it.
+BLOCKQUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+", re.M)
 PROSE_PASSES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (BLOCKQUOTE, ""),
     (FENCE, "\n\n"),
     (TEST_PLAN, "\n\n"),
     (SUMMARY_PREFIX, ""),
