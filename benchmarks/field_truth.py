@@ -71,6 +71,8 @@ HELD_OUT = (
     "week 09-01..09-07",
     "week 02-23..03-01",
     "week 07-27..08-02",
+    "week 01-13..01-19",
+    "week 02-10..02-16",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

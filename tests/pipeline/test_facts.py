@@ -54,6 +54,7 @@ def test_a_stated_failure_is_a_fact_with_its_sentence(sentence: str, kind: str) 
         "Cherry-picks are limited to regressions, silent correctness, crashes, deadlocks and memory leaks.",
         "With the lock held the worker doesn't hang any more.",  # a contraction denies like "not"
         "The mismatch is potentially producing incorrect numerical results.",  # a hedge, not a report
+        "My smaller script does not seem to ever reproduce the segfault.",  # a failure not brought about
         "Fix incorrect values displayed in error messages and log strings.",  # what a message says
         # another bug's story told in a clause
         "A class built at runtime got a fresh tracker on every read, silently dropping earlier mutations.",

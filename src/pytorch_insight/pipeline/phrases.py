@@ -238,6 +238,12 @@ AFTER_CONTEXT = re.compile(
     r"|^[\s-]*(?:(?:displayed|printed|shown|reported|logged|mentioned)\s+)?(?:in|of)\s+(?:the\s+|its\s+)?"
     r"(?:error\s+|warning\s+|log\s+|exception\s+)?(?:messages?|strings?|logs?|docs?|docstrings?|documentation|comments?)\b"
 )
+# "it doesn't seem to reproduce the crash", "we never managed to trigger a hang": a failure someone
+# could not bring about is denied from further away than BEFORE_CONTEXT looks.
+NOT_REPRODUCED = re.compile(
+    r"\b(?:not|never|\w+n['’]t|cannot|unable to|failed to)\s+(?:\S+\s+){0,3}?"
+    r"(?:reproduc|trigger|observ|see|hit)\w*\s+(?:the\s+|a\s+|an\s+|any\s+)?$"
+)
 NEGATIONS_ANYWHERE = re.compile(r"\b(?:no (?:behaviou?r|functional|user-facing) change|nfc|no-op)\b")
 
 
@@ -306,7 +312,7 @@ def asserted(sentence: str, match: re.Match[str]) -> bool:
         ("_", "/")
     ):
         return False  # part of a name: test_hang_on_exit, freeze/optimize_for_inference, torch.jit.freeze
-    return not BEFORE_CONTEXT.search(before) and not AFTER_CONTEXT.match(after)
+    return not (BEFORE_CONTEXT.search(before) or NOT_REPRODUCED.search(before) or AFTER_CONTEXT.match(after))
 
 
 def longest_seconds(magnitude: str) -> float:
