@@ -38,13 +38,13 @@ def replicate(rows: list[dict], size: int, distinct: bool = False) -> list[dict]
         source = rows[row]
         shift = copy * OFFSET
 
-        def moved(
-            text: str | None, shift: int = shift, mark: str = f"v{copy} " if distinct and copy else ""
-        ) -> str | None:
-            if not text:
-                return text
-            text = NUMBER.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + shift}", text)
-            return SENTENCE_START.sub(lambda m: m.group(1) + mark, text) if mark else text
+        def moved(text: str | None, shift: int = shift) -> str | None:
+            return NUMBER.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + shift}", text) if text else text
+
+        def written(text: str | None, mark: str = f"v{copy} " if distinct and copy else "") -> str | None:
+            """A description or comment of this copy: its references moved, each sentence marked."""
+            text = moved(text)
+            return SENTENCE_START.sub(lambda m: m.group(1) + mark, text) if text and mark else text
 
         number = source["number"] + shift if source["number"] is not None else None
         copies.append(
@@ -52,8 +52,8 @@ def replicate(rows: list[dict], size: int, distinct: bool = False) -> list[dict]
                 **source,
                 "number": number,
                 "title": f"{source['title'] or ''} (copy {copy})" if copy else source["title"],
-                "body": moved(source["body"]),
-                "comments": [{**c, "body": moved(c.get("body"))} for c in source.get("comments") or []],
+                "body": written(source["body"]),
+                "comments": [{**c, "body": written(c.get("body"))} for c in source.get("comments") or []],
                 "url": f"{moved(source['url'])}?copy={copy}",
             }
         )
