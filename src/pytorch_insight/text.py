@@ -22,7 +22,8 @@ HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*([^\n]+)$", re.M)
 # blanks is possessive, so a line of "# " is refused at once). Empty headings ("# " lines by the
 # thousand) start no section: each would cost a name and a slice for nothing. A heading inside a
 # quoted passage ("> ### Root cause") names its section too.
-NAMED_HEADING = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)*+#{1,6}[ \t]*+([^\s][^\n]*)$", re.M)
+QUOTE_MARKS = r"(?:>[ \t]?)"  # "> " marks at a line's start: a quoted passage (Markdown)
+NAMED_HEADING = re.compile(rf"^[ \t]{{0,3}}{QUOTE_MARKS}*+#{{1,6}}[ \t]*+([^\s][^\n]*)$", re.M)
 # An opening fence starts at the beginning of a backtick run and its info string holds no backtick
 # (CommonMark's rule), so a line of backticks is read once, not once per backtick.
 FENCE = re.compile(r"(?<!`)`{3,}[^\n`]*\n(.*?)(?:```|\Z)", re.S)
@@ -150,7 +151,7 @@ def parse_body(text: str | None) -> Body:
 
 # "> " at a line's start: a quoted passage (a reply's quote, a description pasted as a quote) is
 # read as the text it quotes, its headings and code blocks as such, never with the marks in it.
-BLOCKQUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+", re.M)
+BLOCKQUOTE = re.compile(rf"^[ \t]{{0,3}}{QUOTE_MARKS}+", re.M)
 PROSE_PASSES: tuple[tuple[re.Pattern[str], str], ...] = (
     (BLOCKQUOTE, ""),
     (FENCE, "\n\n"),

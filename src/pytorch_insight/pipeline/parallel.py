@@ -6,9 +6,9 @@ processes and the answers come back in the window's order, the same answers a si
 
 The pool is forked when this process runs no other thread: the children start at once with the
 profile and the model already loaded, and a window held as a list is theirs too (they read a batch
-by its place in it, so its items never travel to them). A threaded process (the site server, a progress display)
-must not fork, so there the children come from a fresh server process instead. A process that may
-not have children (a daemonic worker) or a machine with one core reads alone.
+by its place in it, so its items never travel to them). A threaded process (the site server, a
+progress display) must not fork, so there the children come from a fresh server process instead.
+A process that may not have children (a daemonic worker) or a machine with one core reads alone.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ class ReleaseRegressions:
         """`facts` with a release-regression fact added when a regression is among them and its own
         sentence, or else the title, names a release (quoted: that sentence and the release's words)."""
         regression = facts.first("regression")
-        if self.pattern is None or regression is None or facts.first(KIND) is not None:
+        if self.pattern is None or regression is None:
             return facts
         # A label's evidence is the label itself: only the title can name the release then.
         stated = "" if regression.source == "label" else regression.evidence
