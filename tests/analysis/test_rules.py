@@ -389,7 +389,7 @@ def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
     for other in (
         "Calling `torch.cuda.synchronize()` before the copy does not prevent the hang.",
         "Setting the flag never avoids the error for us.",
-        "Recovery doesn't work correctly with the new allocator.",
+        "The fallback path does not run correctly with a pinned arena.",
         "The same script runs correctly with:",
         "Does disabling the cache avoid the crash?",
         "The loss goes to NaN after a few steps.",
