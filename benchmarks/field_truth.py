@@ -73,6 +73,9 @@ HELD_OUT = (
     "week 07-27..08-02",
     "week 01-13..01-19",
     "week 02-10..02-16",
+    "week 06-02..06-08",
+    "week 12-15..12-21",
+    "week 05-25..05-31",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

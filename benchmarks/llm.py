@@ -88,7 +88,8 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory() as folder:
             print(
-                f"{'run':<14}{'calls':>6}{'hits':>6}{'tokens in':>11}{'out':>7}{'fallbacks':>10}{'kept':>6}{'dropped':>9}{'wall s':>8}"
+                f"{'run':<14}{'calls':>6}{'hits':>6}{'tokens in':>11}{'out':>7}{'fallbacks':>10}"
+                f"{'kept':>6}{'dropped':>9}{'wall s':>8}"
             )
             for name, concurrency, db in (
                 ("concurrency 1", 1, "a.db"),
@@ -110,7 +111,8 @@ def main() -> int:
                 )
                 if kept + dropped:
                     print(
-                        f"{'':<14}dropped by grounding: {dropped / (kept + dropped):.0%} of {kept + dropped} model sentences"
+                        f"{'':<14}dropped by grounding: {dropped / (kept + dropped):.0%} "
+                        f"of {kept + dropped} model sentences"
                     )
     finally:
         if server is not None:

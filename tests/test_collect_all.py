@@ -50,16 +50,22 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     return int(exit_info.value.code or 0), capsys.readouterr().err
 
 
+def tracked_issue(shared_rows: list[dict[str, Any]]) -> int:
+    """The pytorch/pytorch issue the forum post links to: the first one of the shared rows."""
+    return next(row["number"] for row in shared_rows if (row["repo"], row["kind"]) == ("pytorch/pytorch", "issue"))
+
+
 @pytest.fixture
 def community(shared_rows: list[dict[str, Any]]):  # noqa: ANN201
+    number = tracked_issue(shared_rows)
     topic = Topic(
         7,
-        "Thoughts on the custom-op correctness bug",
+        "Thoughts on the tracked bug",
         [
             Post(
                 "carol",
                 "2026-04-18T10:00:00Z",
-                '<p>Tracking <a href="https://github.com/pytorch/pytorch/issues/180642">#180642</a> here.</p>',
+                f'<p>Tracking <a href="https://github.com/pytorch/pytorch/issues/{number}">#{number}</a> here.</p>',
             )
         ],
         category_id=1,
@@ -101,7 +107,7 @@ def test_every_source_collects_and_forum_posts_link_to_github(
     kinds = {item.kind for item in items}
     assert {"issue", "pull_request", "forum", "blog", "event", "slack"} <= kinds
     ranked = {a.id: a for a in assess(items, load_profile(str(profile)))}
-    issue = ranked["github:pytorch/pytorch#180642"]
+    issue = ranked[f"github:pytorch/pytorch#{tracked_issue(shared_rows)}"]
     assert any(r.type == "discussed_in" and r.target.startswith("forum:127.0.0.1") for r in issue.relations)
 
 

@@ -61,7 +61,7 @@ def test_a_fix_pr_outside_the_window_is_named_with_its_merge_state(
     rows = [
         row(1, title="Silent wrong results in torch.compile"),
         pr(2, created="2026-05-02", state="closed", labels=["Merged"], title="Fix the wrong results", body="Fixes #1"),
-        pr(3, created="2026-05-04", title="Another attempt", body="See https://github.com/pytorch/pytorch/issues/1"),
+        pr(3, created="2026-05-04", title="Another attempt", body="cf. https://github.com/pytorch/pytorch/issues/1"),
         pr(4, created="2026-05-05", body="unrelated, mentions #10 and #1000"),
     ]
     server = start_github(rows)

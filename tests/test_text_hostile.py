@@ -130,7 +130,7 @@ def test_patterns_read_the_same_as_before() -> None:
         "```python\nx = 1\n```\n"
         "See [the docs](https://pytorch.org/docs/(stable)) and ![shot](https://x/y.png).\n"
         "Is this expected?!\n\n"
-        "1) What is the root cause problem\n"
+        "1) What is the root cause of the problem\n"
         "Test Plan:\npython test.py\nReviewed By: carol\n"
     )
     assert list(text.parse_body(body).sections) == ["", "describe the bug"]

@@ -27,7 +27,7 @@ def test_a_reply_to_people_is_a_sentence_of_its_own_without_the_mentions() -> No
 
 def test_a_request_to_a_bot_is_no_sentence_even_after_a_mention() -> None:
     assert sentences("@alice @claude please review the root cause of this change.") == []
-    assert sentences('@pytorchbot merge -i "unit test failure fixed elsewhere"') == []
+    assert sentences('@pytorchbot merge -i "lint job flake unrelated to the diff"') == []
 
 
 def test_blank_runs_fold_after_words_as_the_lookbehind_pattern_folds_them() -> None:
@@ -103,3 +103,12 @@ def test_an_alert_and_a_note_on_who_wrote_the_text_say_nothing_of_the_item() -> 
     )
     assert sentences(text) == ["The reducer reads lanes it never loaded."]
     assert "root cause" in parse_body(text).sections
+
+
+def test_a_heading_said_twice_heads_one_section_and_keeps_both_texts() -> None:
+    from pytorch_insight.text import parse_body
+
+    text = "### Describe the bug\n\n## Describe the bug\n\nThe scheduler drops the last bucket.\n\n### Notes\n\nSee below."
+    sections = parse_body(text).sections
+    assert "The scheduler drops the last bucket." in sections["describe the bug"]
+    assert "See below." in sections["notes"]

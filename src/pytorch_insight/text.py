@@ -138,14 +138,16 @@ def heading_name(line: str) -> str:
 
 def parse_body(text: str | None) -> Body:
     text = bounded(text)
-    sections: dict[str, str] = {}
+    parts: dict[str, list[str]] = {}
     fences = [match.span() for match in FENCE.finditer(text)]
     headings = [heading for heading in NAMED_HEADING.finditer(text) if not _inside(heading.start(), fences)]
-    sections[""] = text[: headings[0].start()] if headings else text
+    parts[""] = [text[: headings[0].start()] if headings else text]
     for index, heading in enumerate(headings):
         end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
-        name = heading_name(heading.group(1))
-        sections.setdefault(name, text[heading.end() : end])
+        # A heading said twice ("### Describe the bug" over "## Describe the bug") heads one section:
+        # the text under each is kept, in order.
+        parts.setdefault(heading_name(heading.group(1)), []).append(text[heading.end() : end])
+    sections = {name: "\n\n".join(texts) for name, texts in parts.items()}
     return Body(sections, [block.strip() for block in FENCE.findall(text)])
 
 

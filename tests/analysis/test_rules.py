@@ -1,4 +1,6 @@
-"""The rule analyser on real bodies from the shared fortnight, and on bodies that lack facts."""
+"""The rule analyser on hand-written threads shaped like the shared fortnight's (an environment section,
+an umbrella, a fix and its issue, a reland), on bodies that lack facts, and on every real body of the
+fortnight at once."""
 
 from __future__ import annotations
 
@@ -7,10 +9,11 @@ from typing import Any
 import pytest
 
 from pytorch_insight.analysis.impact import impact_sentences
-from pytorch_insight.analysis.model import AnalysisContext
+from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, root_causes, summarise
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
+from pytorch_insight.model import Comment, Item
 from pytorch_insight.pipeline import assess
 from pytorch_insight.text import parse_body, prose
 from tests.pipeline.helpers import item
@@ -26,40 +29,159 @@ def analysed(shared_rows: list[dict[str, Any]]) -> dict[int, Any]:
     return {a.item.number: analyser.analyse(a, context, deep=True) for a in ranked if a.item.number is not None}
 
 
-def test_versions_and_hardware_from_an_environment_section(analysed: dict[int, Any]) -> None:
-    facts = analysed[180913].facts
-    assert facts.versions == ["torch 2.12.0+cu130", "CUDA 13.0", "Python 3.12", "triton 3.7.0"]
-    assert facts.hardware == ["H100"]
+def analyse(*items: Item) -> dict[int, Analysis]:
+    """The deep analyses of these items, assessed together (each one's context holds the others)."""
+    ranked = assess(list(items), PROFILE)
+    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
+    analyser = RuleAnalyser()
+    return {a.item.number: analyser.analyse(a, context, deep=True) for a in ranked if a.item.number is not None}
 
 
-def test_error_messages_are_quoted_verbatim(analysed: dict[int, Any]) -> None:
-    assert analysed[180912].facts.errors[:2] == ["AssertionError: warm_artifacts_saved: got 0", "KeyError: None"]
-
-
-def test_root_cause_from_a_root_cause_section_and_from_a_because_sentence(analysed: dict[int, Any]) -> None:
-    assert analysed[2044].root_cause.startswith("The config used for this testing kernel is")
-    assert analysed[180921].root_cause.startswith(
-        "Because the alias shares the same TensorImpl as the real return value"
+def test_versions_and_hardware_from_an_environment_section() -> None:
+    report = item(
+        101,
+        "[serving] Shape guards recompile on every call with the new release",
+        "## Summary\n\nUnder torch 2.13.0, the serving suite's `test_shape_guards` recompiles on every call and "
+        "then fails its recompile-count check.\n\n## Environment\n\n- `torch`: 2.13.0+cu128\n- `triton`: 3.6.1\n"
+        "- CUDA: 12.8\n- Python: 3.11\n- GPU: 2× B200\n",
     )
+    facts = analyse(report)[101].facts
+    assert facts.versions == ["torch 2.13.0+cu128", "CUDA 12.8", "Python 3.11", "triton 3.6.1"]
+    assert facts.hardware == ["B200"]
 
 
-def test_a_workaround_offered_in_the_thread(analysed: dict[int, Any]) -> None:
-    assert "`filter_aliased_intermediates=True` mutes this issue" in analysed[180642].workaround
+def test_error_messages_are_quoted_verbatim() -> None:
+    report = item(
+        102,
+        "[serving] Warm cache writes nothing and lookups fail in the startup tests",
+        "## Summary\n\nThe startup tests of the serving suite fail with the new release:\n\n"
+        "- `startup/test_warm.py::test_model_warm[small]` → `AssertionError: cached_graphs_written: got 0`\n"
+        "- `startup/test_warm.py::test_model_warm[large]` → `AssertionError: cached_graphs_written: got 0`\n"
+        "- `startup/test_warm.py::test_expert_warm[0]` → `KeyError: None`\n\n"
+        "The same tests pass on the previous release.",
+    )
+    assert analyse(report)[102].facts.errors[:2] == ["AssertionError: cached_graphs_written: got 0", "KeyError: None"]
 
 
-def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description(analysed: dict[int, Any]) -> None:
-    assert analysed[180921].workaround == analysed[180642].workaround  # from the issue's thread
-    assert "Filter aliased" not in analysed[180921].workaround
+def test_root_cause_from_a_root_cause_section_and_from_a_because_sentence() -> None:
+    headed = item(
+        21,
+        "Kernel slower on the current main branch with settings tuned on the last release",
+        "### Issue\nI see a slowdown for a matmul kernel after moving to the current main branch. The settings "
+        "were tuned with the last release. Other users of tuned settings may see it too.\n\n"
+        '### Root cause\nThe setting picked for this sample kernel is \n```\n{"tile": [16, 32], "warps": 4}\n```\n'
+        "and the new default ignores its tile order.",
+        repo="pytorch/helion",
+    )
+    fix = item(
+        23,
+        "[dynamo] Drop stale view outputs in custom Function tracing",
+        "A resize inside a custom Function's forward together with a print call makes the tracer keep a stale "
+        "view as an extra graph output. Because the stale view points at the same storage as the returned tensor, "
+        "the edge setup replaces its output index, sending the gradient to the wrong input and giving all-zero "
+        "gradients.\n\nApply the existing view filter to the custom Function path too.\n\n"
+        "https://github.com/pytorch/pytorch/issues/22",
+        kind="pull_request",
+    )
+    ranked = assess([headed, fix], PROFILE)
+    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
+    found = {a.item.number: RuleAnalyser().analyse(a, context, deep=True) for a in ranked}
+    assert found[21].root_cause.startswith("The setting picked for this sample kernel is")
+    assert found[23].root_cause.startswith("Because the stale view points at the same storage as the returned tensor")
 
 
-def test_fix_state_follows_the_linked_pr(analysed: dict[int, Any]) -> None:
-    assert (analysed[180396].fix_state, analysed[180396].fix_refs) == ("landed", ["github:pytorch/pytorch#180916"])
+def two_fixes_of_an_open_issue() -> dict[int, Analysis]:
+    """An open report whose thread offers a workaround, and two closed PRs that say they fix it: the
+    first links it by URL and says, in its own description, what it changes "to avoid the issue"."""
+    issue = item(
+        301,
+        "[compile] Custom Function gives zero gradients after an in-place update",
+        "### 🐛 Describe the bug\n\nA custom autograd Function whose forward updates its input in place returns "
+        "all-zero gradients once compiled.\n\n```python\nimport torch\n```",
+        comments=[
+            Comment(
+                author="helper",
+                date="2026-04-09",
+                body="I reduced it to a smaller script. Passing `prune_alias_outputs=True` mutes this issue here, "
+                "so the extra alias output looks like the culprit.",
+            )
+        ],
+    )
+    first_fix = item(
+        302,
+        "[dynamo] Prune alias outputs in custom Function tracing",
+        "An in-place update inside a custom Function's forward makes the tracer keep a stale alias as an extra "
+        "output. Because the alias shares storage with the returned tensor, its gradient goes to the wrong slot."
+        "\n\nPrune alias outputs on the custom Function path too, to avoid the issue there.\n\n"
+        "https://github.com/pytorch/pytorch/issues/301",
+        kind="pull_request",
+        state="closed",
+        comments=[Comment(author="reviewer", date="2026-04-10", body="Could a lint have caught this earlier?")],
+    )
+    second_fix = item(
+        303,
+        "[dynamo] Drop duplicate alias outputs of a custom Function",
+        "Fix #301\n\n## Summary\nThe forward tracing can surface hidden outputs that alias the real ones.",
+        kind="pull_request",
+        state="closed",
+    )
+    return analyse(issue, first_fix, second_fix)
+
+
+def test_a_workaround_offered_in_the_thread() -> None:
+    assert "`prune_alias_outputs=True` mutes this issue" in two_fixes_of_an_open_issue()[301].workaround
+
+
+def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description() -> None:
+    analysed = two_fixes_of_an_open_issue()
+    assert analysed[302].workaround == analysed[301].workaround  # from the issue's thread
+    assert "Prune alias" not in analysed[302].workaround
+
+
+def test_fix_state_follows_the_linked_pr() -> None:
+    issue = item(
+        310,
+        "[compile] Graph capture fails when the function forks a stream",
+        "### 🐛 Describe the bug\n\nCapturing a function that forks a side stream fails at capture time.",
+        state="closed",
+    )
+    fix = item(
+        311,
+        "[streams] Keep graph capture on the current stream",
+        "Fixes https://github.com/pytorch/pytorch/issues/310",
+        kind="pull_request",
+        state="merged",
+    )
+    analysed = analyse(issue, fix)
+    assert (analysed[310].fix_state, analysed[310].fix_refs) == ("landed", ["github:pytorch/pytorch#311"])
     # Both fix PRs closed and nothing says they landed, but the issue itself is open: never "closed".
-    assert analysed[180642].fix_state == "unconfirmed"
+    assert two_fixes_of_an_open_issue()[301].fix_state == "unconfirmed"
 
 
-def test_nothing_is_invented_for_a_bare_ci_issue(analysed: dict[int, Any]) -> None:
-    bare = analysed[179950]  # "DISABLED test_suspend": platform line, one sentence, CI link and cc list
+def test_nothing_is_invented_for_a_bare_ci_issue() -> None:
+    # The CI bot's template: a platform line, one sentence, a CI link and a cc list; closed by a PR
+    # that skips the test.
+    issue = item(
+        320,
+        "DISABLED test_resize_grows (__main__.WidgetResizeTest)",
+        "Platforms: rocm\n\nThis test was disabled because it is failing on main branch ([recent examples]"
+        "(https://torch-ci.com/failure?failureCaptures=%5B%22widgets%2Ftest_resize.py%3A%3AWidgetResizeTest"
+        "%3A%3Atest_resize_grows%22%5D)).\n\ncc @alice @bob @carol",
+        state="closed",
+        author="pytorch-bot[bot]",
+    )
+    skip = item(
+        321,
+        "Skip the widget resize tests on drivers older than 5.1",
+        "Added conditional skips for test_resize_grows and test_resize_shrinks on drivers older than 5.1\n\n"
+        "Fixes: #322\nFixes: #320",
+        kind="pull_request",
+        state="closed",
+        comments=[Comment(author="maintainer", date="2026-04-10", body="@pytorchbot merge -i")],
+    )
+    analysed = analyse(issue, skip)
+    bare = analysed[320]
+    assert bare.fix_refs == ["github:pytorch/pytorch#321"]  # the skip is in its story
     # "disabled because it is failing" says why a test was switched off, not why anything fails: the
     # role model does not read it as a cause, and the fix's description does not stand in for one
     assert bare.summary.startswith("This test was disabled because it is failing on main branch")
@@ -96,8 +218,6 @@ def test_comparisons_compute_the_change() -> None:
 
 
 def test_a_fix_outside_the_window_is_stated_from_the_issue_timeline() -> None:
-    from pytorch_insight.model import Item
-
     issue = Item(
         id="github:pytorch/pytorch#5",
         source="github",
@@ -141,10 +261,29 @@ def test_a_cause_inside_the_summary_sentence_is_given_as_its_clause() -> None:
     assert root_causes([sentence], sentence) == ["because the kernel cache is keyed on the device index alone."]
 
 
-def test_an_umbrella_states_where_its_tracked_issues_stand_and_borrows_no_cause(
-    analysed: dict[int, Any],
-) -> None:
-    umbrella = analysed[180899]  # its body: a milestone list, two CI links and the list of tracked issues
+def test_an_umbrella_states_where_its_tracked_issues_stand_and_borrows_no_cause() -> None:
+    # Each tracked report states a cause of its own.
+    tracked = [
+        item(
+            331 + i,
+            f"[serving] Startup test {name} fails with the new release",
+            f"## Summary\n\nThe {name} startup test fails because the warm cache key changed in the new release.",
+        )
+        for i, name in enumerate(["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"])
+    ]
+    # Its body: a milestone list, two CI links and the list of tracked issues.
+    body = (
+        "WHEN ARE THE KEY DATES FOR THE NEXT RELEASE?\n\n- M1: Release announcement (1/6/26)\n"
+        "- M2: All changes landed (12/6/26)\n- M3: Release branch cut (15/6/26)\n- M4: Release day (10/7/26)\n\n"
+        "June 20, 2026: https://ci.example/serving/builds/101\nJune 21, 2026: https://ci.example/serving/builds/102\n\n"
+        + "".join(f"{i + 1}. [ ] https://github.com/pytorch/pytorch/issues/{331 + i}\n" for i in range(8))
+        + "\ncc @dave @erin"
+    )
+    comment = Comment(author="frank", date="2026-04-09", body="Taking the first four of these.")
+    issue = item(330, "[release 2.13] umbrella issue - serving CI failures", body, comments=[comment])
+    analysed = analyse(issue, *tracked)
+    assert all(analysed[t.number].root_cause for t in tracked)  # causes there were to borrow
+    umbrella = analysed[330]
     assert umbrella.summary == ""  # the milestones are no description of the problem
     assert umbrella.fix_state == "tracking"
     assert len(umbrella.fix_refs) == 8
@@ -157,10 +296,10 @@ def test_an_umbrella_states_where_its_tracked_issues_stand_and_borrows_no_cause(
         "The slowdown is not caused by a change in the set of benchmarked models.",
         "This is not due to the allocator, which behaves the same on both versions.",
         "It shares its root cause with #4242.",
-        "This is the reverse-mode counterpart of #4242 and shares its root cause.",
-        "Other spellings hit it too, and #4242 is the crashing manifestation of the same root cause.",
+        "This is the sparse-layout counterpart of #4242 and shares its root cause.",
+        "Other entry points hit it too, and #4242 is the hanging variant of the same root cause.",
         # why other callers are hit too, not what goes wrong
-        "The Conv modules hit it the same way, because they call the functional form.",
+        "The pooling wrappers hit it the same way, because each wrapper forwards to the shared helper.",
         "Pooling is also affected because it shares the same dispatch path.",
         # why the reporter expected otherwise
         "This is surprising because the flag asks the engine to keep the history.",
@@ -178,10 +317,30 @@ def test_a_stated_cause_is_still_one() -> None:
     assert root_causes([sentence], "") == [sentence]
 
 
-def test_a_bare_reland_reference_is_no_summary(analysed: dict[int, Any]) -> None:
-    # The export's Summary is "Relanding D100157470": the summary comes from the prose that follows.
-    assert "Relanding" not in analysed[180270].summary
-    assert analysed[180270].summary.startswith("Previously `reinterpret_tensor` was always added")
+def test_a_bare_reland_reference_is_no_summary() -> None:
+    first = item(
+        340,
+        "[inductor] Keep the weight padding of a fused conv in tuning mode (#340)",
+        "Summary: Pull Request resolved: https://github.com/pytorch/pytorch/pull/340\n\n"
+        "Previously `pad_weights` was always run on `conv_weight` in tuning mode, even when the vendor "
+        "kernel was picked. This can slow whole models down. Instead, the weight is now left unpadded.\n\n"
+        "Test Plan: `test_conv_weight_left_unpadded`\n\nDifferential Revision: D4242\n\ncc @alice @bob",
+        kind="pull_request",
+        state="closed",
+    )
+    reland = item(
+        341,
+        "[inductor] Keep the weight padding of a fused conv in tuning mode (#341)",
+        "Summary:\n\nRelanding D4242\n\nTest Plan: `test_conv_weight_left_unpadded`\n\nDifferential Revision: D4343"
+        "\n\ncc @alice @bob",
+        kind="pull_request",
+        state="closed",
+        comments=[Comment(author="carol", date="2026-04-10", body='@pytorchbot merge -i "the test failure is fixed"')],
+    )
+    analysed = analyse(first, reland)
+    # The export's Summary is "Relanding D4242": the summary comes from the prose of the change it lands again.
+    assert "Relanding" not in analysed[341].summary
+    assert analysed[341].summary.startswith("Previously `pad_weights` was always run")
 
 
 def test_a_score_after_the_word_torch_is_no_version() -> None:
@@ -202,8 +361,6 @@ def test_a_first_guess_and_an_unaffected_path_are_no_root_cause() -> None:
 
 
 def merge_thread(*comments: tuple[str, str], state: str = "closed") -> Any:
-    from pytorch_insight.model import Comment
-
     pr = item(
         11,
         "Fix the exit crash",
@@ -250,8 +407,6 @@ def test_no_merge_request_is_read_where_none_stands(comments: tuple[tuple[str, s
 
 
 def test_a_pr_the_thread_announces_without_naming_it_is_said_to_exist() -> None:
-    from pytorch_insight.model import Comment
-
     issue = item(
         12,
         "argmax returns a wrong index",
@@ -303,7 +458,7 @@ def test_a_fix_that_opens_with_what_it_changes_is_no_cause_of_its_issue() -> Non
 
 def test_a_benchmark_table_row_is_no_impact() -> None:
 
-    table = "| shape | before us | after us | speedup |\n|---|---|---|---|\n| (128, 64) | 39.3 | 39.7 | 0.99x |"
+    table = "| size | old us | new us | ratio |\n|---|---|---|---|\n| (96, 48) | 21.6 | 21.9 | 0.98x |"
     body = f"The kernel crashes with an illegal memory access on large inputs.\n\n{table}"
     [assessed] = assess([item(40, "Fix the kernel crash", body, kind="pull_request")], PROFILE)
     assert all(sentence.count("|") < 3 for sentence in impact_sentences([assessed]))
@@ -369,7 +524,7 @@ def test_the_change_a_regression_was_bisected_to_is_its_cause() -> None:
 def test_a_request_for_a_workaround_is_neither_a_workaround_nor_a_cause() -> None:
     from pytorch_insight.analysis.workaround import find_workaround
 
-    asked = "If this is confirmed, a workaround would be appreciated because it blocks our upgrade."
+    asked = "Once someone reproduces this, a workaround would be appreciated because the bug stalls our release branch."
     assert root_causes([asked], "") == []
     assert find_workaround([parse_body(asked)], [parse_body(asked)], []) == ("", "")
     given = "As a workaround, set the flag to False before compiling."
@@ -384,6 +539,8 @@ def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
         "Pinning the allocator to one arena may avoid the slowdown",
         "The leak does not occur with a single data-loader worker.",
         "The same kernel runs correctly with a padded input, so only odd sizes fail.",
+        "The same model works with the debug backend.",  # another backend is a way around it
+        "The reference backend produces correct results, so only the fused path is wrong.",
     ):
         assert keeps_problem_away(stated), stated
     for other in (
@@ -392,6 +549,7 @@ def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
         "The fallback path does not run correctly with a pinned arena.",
         "The same script runs correctly with:",
         "Does disabling the cache avoid the crash?",
+        "It does not work with the debug backend either.",
         "The loss goes to NaN after a few steps.",
     ):
         assert not keeps_problem_away(other), other
@@ -456,7 +614,7 @@ def test_a_summary_that_opens_with_a_lead_in_keeps_its_whole_list_of_conditions(
     long_list = "The kernel launch fails for these shapes:\n\n" + shapes
     assert summarise(parse_body(long_list)).endswith("the shape number 5 with strides; …")
     stacked = (
-        "Stack from [ghstack](https://github.com/ezyang/ghstack) (oldest at bottom):\n* __->__ #11\n* #10\n\n"
+        "Stack from [ghstack](https://github.com/example/ghstack) (oldest at bottom):\n* __->__ #11\n* #10\n\n"
         "The slicing kernel is lowered into:\n```\nx = y[::2]\n```\nIts stride is then read from the wrong buffer."
     )
     assert summarise(parse_body(stacked)) == (

@@ -65,7 +65,7 @@ def test_the_model_reads_the_role_of_clear_sentences(roles: RoleModel, sentence:
 
 
 def test_a_because_clause_that_states_an_impact_is_not_a_root_cause(roles: RoleModel) -> None:
-    impact = "Because no error is raised, this silently corrupts any result that relies on the third derivative."
+    impact = "Because no error is raised, the wrong sum quietly corrupts every checkpoint written after the resize."
     mechanism = "The kernel reads the stale stride because the cached layout is not invalidated after the resize."
     assert root_causes([impact, mechanism], summary="", roles=roles) == [mechanism]
 

@@ -18,9 +18,12 @@ def test_the_same_url_from_two_sources_becomes_one_item() -> None:
 
 
 def test_resubmitted_prs_keep_the_landed_one_as_canonical() -> None:
-    first = item(10, "[Inductor] Don't expand bias for addmm (#10)", kind="pull_request", state="merged")
+    first = item(10, "[Inductor] Keep the scale unbroadcast for baddbmm (#10)", kind="pull_request", state="merged")
     again = item(
-        20, "[Inductor] Don't expand bias for addmm (#20)", kind="pull_request", created="2026-04-10T12:00:00Z"
+        20,
+        "[Inductor] Keep the scale unbroadcast for baddbmm (#20)",
+        kind="pull_request",
+        created="2026-04-10T12:00:00Z",
     )
     result = run(first, again)
     assert result[again.id].canonical == first.id and result[first.id].canonical is None
@@ -29,19 +32,17 @@ def test_resubmitted_prs_keep_the_landed_one_as_canonical() -> None:
 
 
 def test_without_a_landed_pr_the_newest_stands_and_titles_cut_short_still_match() -> None:
-    old = item(
-        30, "[user-streams] Fix cudagraphs compatibility with current stream", kind="pull_request", state="closed"
-    )
+    old = item(30, "[side-streams] Fix graph capture with the default stream", kind="pull_request", state="closed")
     new = item(
         31,
-        "[user-streams] Fix cudagraphs compatibility with current stream (#180…",
+        "[side-streams] Fix graph capture with the default stream (#3…",
         kind="pull_request",
         state="closed",
         created="2026-04-12T12:00:00Z",
     )
     third = item(
         32,
-        "[user-streams] Fix cudagraphs compatibility with current stream",
+        "[side-streams] Fix graph capture with the default stream",
         kind="pull_request",
         state="closed",
         created="2026-04-09T12:00:00Z",
@@ -133,7 +134,7 @@ def test_a_partial_fix_of_an_issue_url_is_a_fix_link() -> None:
     fix = item(
         41,
         "Handle large inputs in cdist",
-        "Partial fix of https://github.com/pytorch/pytorch/issues/40",
+        "Partial fix of http://github.com/pytorch/pytorch/issues/40",
         kind="pull_request",
     )
     result = run(issue, fix)

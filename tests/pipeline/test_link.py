@@ -6,14 +6,14 @@ from tests.pipeline.helpers import PROFILE, item, ref, relations, run
 
 def test_closing_keywords_in_all_their_forms() -> None:
     text = (
-        "Fixes #1\nfixes: #2\nCloses other/repo#3\nResolves https://github.com/pytorch/pytorch/issues/4\n"
+        "Fixes #1\nfixes: #2\nCloses other/repo#3\nResolves https://github.com/pytorch/vision/issues/4\n"
         "Fixed #5, #6 and #7\nPull Request resolved: https://github.com/pytorch/pytorch/pull/8"
     )
     assert [(repo, number) for repo, number, _ in closing_references(text, "pytorch/pytorch")] == [
         ("pytorch/pytorch", 1),
         ("pytorch/pytorch", 2),
         ("other/repo", 3),
-        ("pytorch/pytorch", 4),
+        ("pytorch/vision", 4),
         ("pytorch/pytorch", 5),
         ("pytorch/pytorch", 6),
         ("pytorch/pytorch", 7),
@@ -35,9 +35,9 @@ def test_a_reference_that_opens_the_next_paragraph_is_not_one_more_fix() -> None
 def test_an_issue_url_is_a_fix_on_its_own_line_or_in_a_change_that_says_it_fixes() -> None:
     text = (
         "https://github.com/pytorch/pytorch/issues/10\n"
-        "Related: https://github.com/pytorch/pytorch/issues/11\n"
-        "The example that motivated this is in https://github.com/pytorch/pytorch/issues/12\n"
-        "This is a tentative fix to https://github.com/pytorch/pytorch/issues/13"
+        "Related: https://github.com/pytorch/vision/issues/11\n"
+        "The sample that prompted this change lives in https://github.com/pytorch/vision/issues/12\n"
+        "A first attempt at solving https://github.com/pytorch/pytorch/issues/13"
     )
     assert [(repo, number) for repo, number, _ in issue_urls(text, fix=False)] == [
         ("pytorch/pytorch", 10),
@@ -46,7 +46,7 @@ def test_an_issue_url_is_a_fix_on_its_own_line_or_in_a_change_that_says_it_fixes
     assert [number for _, number, _ in issue_urls(text, fix=True)] == [10, 12, 13]
     assert (
         issue_urls(text, fix=True)[1][2]
-        == "The example that motivated this is in https://github.com/pytorch/pytorch/issues/12"
+        == "The sample that prompted this change lives in https://github.com/pytorch/vision/issues/12"
     )
 
 
@@ -68,6 +68,19 @@ def test_fix_links_go_both_ways_with_their_evidence() -> None:
         by_url.id: 'issue URL in PR body: "https://github.com/pytorch/pytorch/issues/100"',
     }
     assert relations(result[names_a_pr.id], "fixes") == []
+
+
+def test_a_bare_link_to_an_umbrella_is_a_piece_of_its_work_not_its_fix() -> None:
+    umbrella = item(110, "[Release 3.1] umbrella issue - downstream CI failures")
+    piece = item(
+        111,
+        "[CI] Run the downstream suites against release 3.1",
+        body="Runs the downstream suites every night.\nhttps://github.com/pytorch/pytorch/issues/110",
+        kind="pull_request",
+    )
+    fix = item(112, "Fix the sampler drift", body="Fixes #110", kind="pull_request")
+    result = run(umbrella, piece, fix)
+    assert relations(result[umbrella.id], "fixed_by") == [fix.id]
 
 
 def test_a_change_that_only_adds_a_test_is_part_of_the_story_not_its_fix() -> None:
@@ -108,7 +121,7 @@ def test_forum_posts_link_to_the_github_items_they_discuss() -> None:
         source="forum",
         kind="forum",
         title="Thoughts on the RFC",
-        body="See https://github.com/pytorch/pytorch/issues/300 for the proposal.",
+        body="The full proposal: https://github.com/pytorch/pytorch/issues/300 (worth a read).",
         created="2026-04-09T12:00:00Z",
         url="https://dev-discuss.pytorch.org/t/9",
     )

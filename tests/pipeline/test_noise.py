@@ -6,7 +6,7 @@ from tests.pipeline.helpers import item, run, texts
 @pytest.mark.parametrize(
     ("title", "author", "reason"),
     [
-        ("[vllm hash update] update the pinned vllm hash", "pytorchupdatebot", "bot author pytorchupdatebot"),
+        ("[widgets hash update] update the pinned widgets hash", "pytorchupdatebot", "bot author pytorchupdatebot"),
         ("Something a bot did", "renovate[bot]", "bot author renovate[bot]"),
         ("DISABLED test_foo (__main__.TestBar)", "someone", "CI automation (disabled or unstable test)"),
         ("UNSTABLE trunk / linux-jammy-rocm / test (default)", "someone", "CI automation (disabled or unstable test)"),

@@ -34,7 +34,7 @@ torch._inductor.config.autotune_local_cache = False
 PyTorch version: 2.12.0
 CUDA: 13.0
 
-cc @chauhang @penguinwu @eellison"""
+cc @dora @erik @finn"""
 
 
 def week() -> list[Item]:

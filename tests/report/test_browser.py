@@ -201,7 +201,7 @@ def devtools(chromium: str, tmp_path: Path) -> Iterator[DevTools]:
 
 
 # A 300-character URL and a 120-character identifier: neither has a place to break a line.
-LONG_URL = ("https://github.com/pytorch/pytorch/blob/main/torch/_inductor/" + "codegen_" * 40)[:290] + "?line=1234"
+LONG_URL = ("https://github.com/example/kernels/blob/main/src/lowering/" + "codegen_" * 40)[:290] + "?line=1234"
 LONG_IDENTIFIER = ("__torch_dispatch__" + "_".join(["aot_autograd_cache_key_for_subclass_wrappers"] * 3))[:120]
 LONG_AREA = (
     "Compiler stack: Dynamo, AOTAutograd, Inductor, Triton templates, export and the C++ wrapper code generation"

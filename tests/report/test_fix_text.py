@@ -25,10 +25,29 @@ def closed_fix(number: int, comment: str) -> tuple[Item, FocusEntry]:
 
 
 def test_an_umbrella_counts_what_it_tracks() -> None:
-    report, items = report_of_week(FORTNIGHT, "2026-04-14", "2026-04-20")
-    [umbrella] = [entry for entry in report.focus if entry.ref == "#180899"]
+    # A release umbrella listing eight issues, half of them collected: open, each stating a cause of its own.
+    tracked = list(range(201, 209))
+    collected = [
+        item(
+            number,
+            f"[serving] Startup test {name} fails with the new release",
+            f"## Summary\n\nThe {name} startup test fails because the warm cache key changed in the new release.",
+        )
+        for number, name in zip(tracked[:4], ["alpha", "beta", "gamma", "delta"], strict=True)
+    ]
+    body = (
+        "WHEN ARE THE KEY DATES FOR THE NEXT RELEASE?\n\n- M1: Release announcement (1/6/26)\n"
+        "- M2: Release branch cut (15/6/26)\n- M3: Release day (10/7/26)\n\n"
+        "April 8, 2026: https://ci.example/serving/builds/101\n\n"
+        + "".join(f"{i + 1}. [ ] https://github.com/pytorch/pytorch/issues/{n}\n" for i, n in enumerate(tracked))
+        + "\ncc @dave @erin"
+    )
+    comment = Comment(author="frank", date="2026-04-09", body="Taking the first four of these.")
+    items = [item(200, "[release 2.13] umbrella issue - serving CI failures", body, comments=[comment]), *collected]
+    report = report_of(items, window=WINDOW)
+    [umbrella] = [entry for entry in report.focus if entry.ref == "#200"]
+    assert any(entry.analysis.root_cause for entry in report.focus if entry.ref != "#200")  # causes to borrow
     in_window = {item.number for item in items}
-    tracked = [180905, 180906, 180908, 180909, 180910, 180911, 180912, 180913]
     missing = sum(number not in in_window for number in tracked)
     # every tracked issue in the window is open and none has a fix PR linked
     assert umbrella.analysis.fix_state == "tracking"
@@ -45,6 +64,19 @@ def test_a_borrowed_quote_names_its_source() -> None:
     markdown = render_markdown(report)
     for _, _, source in borrowed:
         assert f"(quoted from {source})" in markdown
+
+
+def test_what_a_fix_does_is_no_account_of_the_report_it_fixes() -> None:
+    def entry_of(fix_body: str) -> FocusEntry:
+        bug = item(70, "Compiled sampler accepts probabilities above one", "", labels=["high priority"])
+        fix = item(71, "[inductor] Lower the sampler explicitly", fix_body, kind="pull_request")
+        [entry] = [e for e in report_of([bug, fix], window=WINDOW).focus if e.ref == "#70"]
+        return entry
+
+    change = entry_of("This updates the sampler lowering to check its range. Fixes #70")
+    assert "summary" not in change.quoted_refs and "root_cause" not in change.quoted_refs
+    problem = entry_of("The decomposition never checks that probabilities lie in [0, 1]. Fixes #70")
+    assert problem.quoted_refs.get("summary") == "#71"
 
 
 def test_an_open_pull_request_is_said_to_be_open_not_a_fix_pr_with_no_name() -> None:
@@ -103,6 +135,35 @@ def test_a_closed_pr_its_thread_says_landed_is_said_to_be_so() -> None:
     assert entry.action == "track" and "check that your build contains the fix #23" in entry.reason
 
 
+def test_a_comment_that_another_pr_landed_says_nothing_of_this_one() -> None:
+    _, entry = closed_fix(26, "https://github.com/pytorch/pytorch/pull/9101 has been landed. Please rebase.")
+    assert "a comment says it landed" not in entry.fix_text
+    assert "does not show whether it landed" in entry.fix_text
+
+
+def test_a_closed_report_its_thread_says_fixed_is_said_to_be_so() -> None:
+    def closed_report(number: int, comment: str) -> FocusEntry:
+        bug = item(
+            number,
+            "All-reduce hangs with the new communication library",
+            "The job hangs in the first all_reduce on 16 GPUs.",
+            state="closed",
+            comments=[Comment(author="maintainer", date="2026-04-09", body=comment)],
+        )
+        [entry] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == f"#{number}"]
+        return entry
+
+    said = closed_report(60, "Confirmed: this is fixed in the 2.27.3 release of the library. Closing.")
+    assert said.fix_text == (
+        "closed on GitHub; no fix PR in the collected data, and a comment says it is fixed "
+        "(“Confirmed: this is fixed in the 2.27.3 release of the library.”)"
+    )
+    assert "a comment says it is fixed" in said.action_text and "no landed fix" not in said.action_text
+    # a hope or a question says nothing
+    for comment in ("This should be fixed in the next release.", "Is this fixed on nightly?"):
+        assert "a comment says it is fixed" not in closed_report(61, comment).fix_text
+
+
 def test_a_revert_asked_for_replaces_the_unknown_landing() -> None:
     pr, entry = closed_fix(24, '@pytorchmergebot revert -m "breaks the nightly build" -c nosignal')
     assert entry.fix_text == (
@@ -114,7 +175,7 @@ def test_a_revert_asked_for_replaces_the_unknown_landing() -> None:
 
 
 def test_a_pr_a_comment_names_is_quoted_instead_of_no_fix_pr_being_referenced() -> None:
-    said = "The vendored solver update in https://github.com/pytorch/pytorch/pull/900 should address it."
+    said = "The vendored solver bump (https://github.com/pytorch/pytorch/pull/900) should address it."
     bug = item(
         50,
         "The pooling layer uses far more memory since the upgrade",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,22 @@ ITEM_KEYS = {
     "reasons",
     "relations",
 }
+
+
+# A line of a PR body that is a closing keyword and one issue number, nothing else: "Fixes #N".
+CLOSING_LINE = re.compile(r"^(?:Fix|Fixes|Closes|Resolves) #(\d+)[ \t]*$", re.M)
+
+
+def closing_lines(rows: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """(issue id, PR id, the line) for each such line of a PR of the fortnight naming an issue of it."""
+    issues = {(row["repo"], row["number"]) for row in rows if row["kind"] == "issue"}
+    return [
+        (f"github:{row['repo']}#{match.group(1)}", f"github:{row['repo']}#{row['number']}", match.group(0).strip())
+        for row in rows
+        if row["kind"] == "pull_request"
+        for match in CLOSING_LINE.finditer(row["body"] or "")
+        if (row["repo"], int(match.group(1))) in issues
+    ]
 
 
 def cli(*args: str) -> None:
@@ -64,7 +81,7 @@ def report_of_the_fortnight(tmp_path: Path) -> Callable[..., dict[str, Any]]:
 
 
 def test_the_document_holds_ranked_linked_classified_items(
-    report_of_the_fortnight: Callable[..., dict[str, Any]],
+    report_of_the_fortnight: Callable[..., dict[str, Any]], shared_rows: list[dict[str, Any]]
 ) -> None:
     report = report_of_the_fortnight()
     assert report["schema_version"] == "1"
@@ -75,12 +92,15 @@ def test_the_document_holds_ranked_linked_classified_items(
     assert [entry["rank"] for entry in items] == list(range(1, 186))
     assert [entry["score"] for entry in items] == sorted((entry["score"] for entry in items), reverse=True)
     assert all(entry["areas"] and entry["reasons"] is not None for entry in items)
-    fixed = next(entry for entry in items if entry["id"] == "github:pytorch/pytorch#180642")
-    assert {
-        "type": "fixed_by",
-        "target": "github:pytorch/pytorch#180670",
-        "evidence": 'closing keyword in PR body: "Fix #180642"',
-    } in fixed["relations"]
+    by_id = {entry["id"]: entry for entry in items}
+    closing = closing_lines(shared_rows)
+    assert closing  # the fortnight holds PRs that close its issues with a bare "Fixes #N" line
+    for issue, pr, line in closing:
+        assert {
+            "type": "fixed_by",
+            "target": pr,
+            "evidence": f'closing keyword in PR body: "{line}"',
+        } in by_id[issue]["relations"]
     assert report["stats"]["high"] == report["counts"]["priority"]["high"] > 0
 
 

@@ -38,7 +38,7 @@ def forum_topics() -> list[Topic]:
             posts(
                 "2026-04-08T10:00:00Z",
                 "2026-04-09T10:00:00Z",
-                first='<p>See <a href="https://github.com/pytorch/pytorch/issues/180642">the issue</a>.</p>',
+                first='<p>Context in <a href="https://github.com/pytorch/pytorch/issues/4321">the ticket</a>.</p>',
             ),
             category_id=5,
             tags=["rfc"],
@@ -90,7 +90,7 @@ def test_topics_active_in_the_window_with_their_replies(tmp_path: Path, forum: F
         ["rfc"],
         7,
     )
-    assert rfc.body == "See the issue (https://github.com/pytorch/pytorch/issues/180642)."
+    assert rfc.body == "Context in the ticket (https://github.com/pytorch/pytorch/issues/4321)."
     assert [c.body for c in rfc.comments] == ["reply 1"]
     assert rfc.model_extra["category"] == "Compiler"
     assert [c.date for c in topics[3].comments] == ["2026-04-10T10:00:00Z"]  # only the reply in the window

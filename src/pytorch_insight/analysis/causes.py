@@ -20,7 +20,10 @@ from pytorch_insight.text import REQUEST, Body, section, sentences
 
 ROOT_CAUSE = re.compile(
     r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
-    r"this happens (?:when|because)|the reason (?:is|was)|"
+    r"this happens (?:when|because)|the reason (?:is|was)|stems from|originates (?:from|in)|"
+    r"(?:crash|error|failure|bug|problem|issue|segfault|hang)\w* comes? from|"
+    # "X creates the tensor on the GPU, which causes the OOM": what comes before is the mechanism
+    r",\s*which (?:causes|caused|leads to|led to|results in|resulted in)|"
     r"the (?:underlying|real|actual) (?:issue|problem|cause|bug)|"
     # a regression's cause is the change that brought it
     r"bisect\w*\s+(?:\w+\s+)?(?:to|down to)|introduced (?:in|by) (?:pr |commit )?#?\d+|"

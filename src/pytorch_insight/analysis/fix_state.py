@@ -129,22 +129,58 @@ SUPERSEDED = re.compile(
 LANDED_SAID = re.compile(r"\b(?:has been|have been|was|got)\s+(?:landed|merged)\b", re.I)
 
 
+# "This is fixed in NCCL 2.26.2", "has been fixed by the driver update", "fixed on nightly": the thread
+# of a closed report says the problem went away, by a change the data may not hold (a dependency's
+# release, a PR of another repository). Not "is this fixed?", "not fixed", "should be fixed".
+FIXED_SAID = re.compile(
+    r"\b(?:is|was|has been|have been|got|now|already)\s+(?:\w+\s+)?fixed\b(?!\?)"
+    r"|\bfixed\s+(?:in|by|with|on|since)\s+(?:the\s+)?(?:latest|nightly|nightlies|main|trunk|release|version|v?\d)",
+    re.I,
+)
+HEDGED = re.compile(r"\b(?:should|may|might|could|would|maybe|probably|if|whether|hopefully|not|never|n['’]t)\b", re.I)
+
+
+def fixed_said(item: Item, profile: Profile) -> str:
+    """The words of the last comment on a closed report saying it is fixed, "" when none says so
+    plainly (a hedge or a question is no statement)."""
+    if item.state != "closed":
+        return ""
+    for comment in reversed(item.comments):
+        if profile.is_bot(comment.author):
+            continue
+        for sentence in sentences(comment.body or ""):
+            match = FIXED_SAID.search(sentence)
+            if match and "\n" not in sentence and not HEDGED.search(sentence[: match.end()]):
+                return excerpt(sentence, match.group(0), MERGE_QUOTE)
+    return ""
+
+
 def superseded(item: Item, profile: Profile) -> str:
     """The words of the last comment in a closed PR's thread saying another change replaced it or
     that it was abandoned; "" when none does."""
     return said_in_thread(item, SUPERSEDED, skip=profile.is_bot)
 
 
-def said_in_thread(item: Item, words: re.Pattern[str], skip: Callable[[str | None], bool] = lambda _: False) -> str:
-    """The words around the last match of `words` in a closed PR's comments ("" when none). Only
-    the words: a transcribed thread may nest one person's reply inside another's comment, so who
-    said them is left out."""
+# "#140677 has been landed, you could rebase": a comment on another change, which says nothing of this one.
+CHANGE_REF = re.compile(r"(?:/pull/|/commit/|#)(\d{4,})\b")
+
+
+def said_in_thread(
+    item: Item, words: re.Pattern[str], skip: Callable[[str | None], bool] = lambda _: False, of_itself: bool = False
+) -> str:
+    """The words around the last match of `words` in a closed PR's comments ("" when none); with
+    `of_itself`, only in a sentence that names no other change. Only the words: a transcribed thread
+    may nest one person's reply inside another's comment, so who said them is left out."""
     if item.kind != "pull_request" or item.state != "closed":
         return ""
+    own = str(item.number or "")
     for comment in reversed(item.comments):
-        text = comment.body or ""
-        if not skip(comment.author) and (match := words.search(text)):
-            return excerpt(text, match.group(0), MERGE_QUOTE)
+        if skip(comment.author):
+            continue
+        for sentence in reversed(sentences(comment.body or "")):
+            match = words.search(sentence)
+            if match and not (of_itself and any(ref != own for ref in CHANGE_REF.findall(sentence))):
+                return excerpt(sentence, match.group(0), MERGE_QUOTE)
     return ""
 
 
@@ -166,7 +202,7 @@ def threads_say(closed: list[Item], profile: Profile) -> list[tuple[str, str, st
         "merge_requested": lambda item: merge_request(item, profile),
         "revert_requested": lambda item: revert_request(item, profile),
         "superseded": lambda item: superseded(item, profile),
-        "landed_said": lambda item: said_in_thread(item, LANDED_SAID),
+        "landed_said": lambda item: said_in_thread(item, LANDED_SAID, of_itself=True),
     }
     found = []
     for field, read in readers.items():

@@ -73,6 +73,8 @@ class Analysis(BaseModel):
     superseded: str = ""
     # A closed PR of the story whose thread says it landed ("the diff has been landed D123"): the words.
     landed_said: str = ""
+    # A closed issue with no fix PR in the data whose thread says it is fixed ("fixed in NCCL 2.26"): the words.
+    fixed_said: str = ""
     said_in: dict[str, str] = Field(default_factory=dict)  # "merge_requested" / "pr_mentioned" ... -> whose thread
     facts: Facts = Field(default_factory=Facts)
     analyser: str = "rules"

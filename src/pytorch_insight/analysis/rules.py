@@ -7,7 +7,14 @@ import re
 from collections.abc import Iterable, Sequence
 
 from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
-from pytorch_insight.analysis.fix_state import fix_state, pr_mentioned, pr_named, threads_say, timeline_prs
+from pytorch_insight.analysis.fix_state import (
+    fix_state,
+    fixed_said,
+    pr_mentioned,
+    pr_named,
+    threads_say,
+    timeline_prs,
+)
 from pytorch_insight.analysis.impact import CHANGES, consequence, impact_sentences
 from pytorch_insight.analysis.model import (
     Analysis,
@@ -127,7 +134,8 @@ class RuleAnalyser:
         if state in ("none", "closed") and item.kind in ("issue", "rfc") and not refs:
             analysis.pr_named = pr_named(item, context.profile)
             analysis.pr_mentioned = "" if analysis.pr_named else pr_mentioned(item, context.profile)
-            for field in ("pr_named", "pr_mentioned"):
+            analysis.fixed_said = fixed_said(item, context.profile)
+            for field in ("pr_named", "pr_mentioned", "fixed_said"):
                 if getattr(analysis, field):
                     analysis.said_in[field] = item.id
         if state in ("closed", "unconfirmed"):
@@ -158,8 +166,10 @@ class RuleAnalyser:
             c.body or "" for other in story for c in other.item.comments if not context.profile.is_bot(c.author)
         ]
         if not analysis.summary and story:  # an issue that is all code: its fix tells what happened
-            analysis.summary = summarise(bodies[1])
-            analysis.quoted_from["summary"] = story[0].id
+            told = summarise(bodies[1])
+            if not describes_change(told):  # what the fix does is no account of the report
+                analysis.summary = told
+                analysis.quoted_from["summary"] = story[0].id
         summary = analysis.summary
         analysis.details = join_sentences(first(mechanism_sentences(item, body), 2, exclude=summary))
         candidates, headed = root_cause_sentences(bodies, threads)
@@ -286,12 +296,15 @@ IMPACT_AGAIN = 200
 # "Match the reference decomposition by computing ...", "This PR makes ...": the fix's opening says
 # what the change does, which is no statement of what was wrong.
 CHANGE_OPENING = re.compile(
-    r"^(?:this (?:pr|change|diff|commit)\b|"
+    r"^(?:this (?:pr|change|diff|commit|patch)\b|"
+    r"this (?:adds|bundles|changes|enables|disables|ensures|extends|fixes|implements|introduces|makes|moves|"
+    r"removes|replaces|switches|updates|uses)\b|"
     # the author's own account of the change: "I've fixed this by adding ...", "We have added ..."
     r"(?:i|we)(?:'ve| have)?\s+(?:\w+\s+)?(?:fixed|added|changed|updated|implemented|made|moved|replaced|removed)\b|"
-    r"(?:add|adds|avoid|change|changes|compute|enable|ensure|fix|fixes|"
-    r"handle|implement|introduce|make|makes|match|move|preserve|refactor|remove|replace|return|support|"
-    r"switch|update|use|uses)\b)",
+    r"(?:add|adds|allow|avoid|bump|bundle|cast|change|changes|clamp|compute|delete|disable|drop|enable|ensure|"
+    r"expose|extend|fix|fixes|guard|handle|implement|include|introduce|keep|make|makes|match|move|pass|"
+    r"preserve|refactor|register|remove|rename|replace|return|revert|set|skip|support|switch|update|upgrade|"
+    r"use|uses|wrap)\b)",
     re.I,
 )
 

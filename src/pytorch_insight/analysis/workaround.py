@@ -24,11 +24,14 @@ USER_CHANGE = re.compile(
     r"gives? (?:correct|the (?:correct|right|expected)))\b",
     re.I,
 )
-# "The leak does not occur with a single worker", "the kernel runs correctly with a padded input".
+# "The leak does not occur with a single worker", "the kernel runs correctly with a padded input",
+# "the same model works with the `debug` backend", "the reference backend produces correct results".
 STAYS_AWAY_IF = re.compile(
     r"\b(?:does not|doesn't|do not|don't|did not|didn't) (?:happen|occur|reproduce|crash|fail|hang)\w* "
     r"(?:if|when|with(?:out)?|after|once)\b|"
-    r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once)\b",
+    r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once)\b|"
+    r"\b(?:works?|runs?|passes|succeeds?) (?:fine |correctly )?(?:with|under|using) (?:the )?\S+ backend\b|"
+    r"\bbackend (?:produces|gives|returns) (?:the )?(?:correct|right|expected)\b",
     re.I,
 )
 NEGATION = re.compile(r"\b(?:not|never|no longer|neither|nor)\b|n't\b", re.I)

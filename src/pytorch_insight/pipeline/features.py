@@ -15,6 +15,13 @@ from pytorch_insight.model import Item
 
 WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
 FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+# An environment report pasted without a code fence ("Collecting environment information...",
+# "PyTorch version: 2.8.0", "ROCM used to build PyTorch: N/A") names every platform the tool asks
+# about, used or not: it is cut up to the next heading, so no area or word is read from it.
+ENVIRONMENT = re.compile(
+    r"^[ \t]*+(?:collecting environment information|pytorch version:)[^\n]*+(?:\n(?![ \t]*+#{1,6}[ \t])[^\n]*+)*+",
+    re.M | re.I,
+)
 CC_LINE = re.compile(r"^[ \t]*cc:?[ \t]+(@[^\n]*)$", re.M | re.I)
 HANDLE = re.compile(r"@([\w.-]+(?:/[\w.-]+)?)")
 GHSTACK = re.compile(r"^[ \t]*+\*[ \t]++(?:__->__[ \t]++)?#(\d+)[ \t]*+$", re.M)
@@ -110,6 +117,8 @@ class _Description:
 @lru_cache(maxsize=512)
 def _described(body: str) -> _Description:
     prose = FENCE.sub(" ", body)
+    if "ersion" in prose or "nvironment" in prose:
+        prose = ENVIRONMENT.sub(" ", prose)
     owners: frozenset[str] = frozenset()
     # A cc line names someone: without an "@" there is none to read or remove.
     if "@" in prose and "cc" in prose.lower():

@@ -121,6 +121,16 @@ def issue_urls(text: str, fix: bool) -> list[tuple[str, int, str]]:
     return found
 
 
+# "[Release 2.10] umbrella issue - CI failures", "Release tracker": an issue that gathers others.
+UMBRELLA = re.compile(r"\b(?:umbrella|tracker|tracking issue|meta[- ]issue)\b", re.I)
+
+
+def umbrella(target: Assessment | None) -> bool:
+    """The issue gathers others: a change that links it on a line of its own, without saying it fixes
+    it, is one piece of that work, not its fix."""
+    return target is not None and bool(UMBRELLA.search(target.item.title or ""))
+
+
 def own_line_issues(body: str, repo: str | None, by_id: Mapping[str, Assessment]) -> list[tuple[tuple[str, int], str]]:
     """((repo, number), evidence) for each issue of the window a PR body names on a line of its own."""
     found = []
@@ -164,7 +174,11 @@ def link_fixes(
                 for r, n, q in closing_references(text, item.repo, FIX_MENTION, ORIGIN_LEAD)
                 if (r, n) not in seen and n != original
             ]
-        targets += [((r, n), f'issue URL in {origin}: "{q}"') for r, n, q in issue_urls(body, assessment.facts.is_fix)]
+        targets += [
+            ((r, n), f'issue URL in {origin}: "{q}"')
+            for r, n, q in issue_urls(body, assessment.facts.is_fix)
+            if assessment.facts.is_fix or FIX_LEAD.search(q) or not umbrella(by_id.get(github_item_id(r, n)))
+        ]
         if item.kind == "pull_request":
             targets += own_line_issues(body, item.repo, by_id)
         for (repo, number), evidence in targets:

@@ -28,7 +28,8 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         # "silently ignores the flag"; not "silently dropping", which often tells another bug's story in a clause
         r"\b(?:silent(?:ly)?[ -](?:wrong|incorrect|corrupt\w*|disabl(?:ed?|es)|ignor(?:ed?|es)|drop(?:ped|s)|"
         r"skip(?:ped|s)|broken|bypass\w*|routed|turned off|produc\w+|return\w*|chang\w+|discard\w*)"
-        r"|(?:wrong|incorrect|invalid|corrupt(?:ed)?|garbage|bogus)\s+(?:\w+\s+)?(?:results?|outputs?|values?|"
+        r"|(?:wrong|incorrect|invalid|corrupt(?:ed)?|garbage|bogus|inconsistent|mismatched)(?:/\w+)?\s+(?:\w+\s+)?"
+        r"(?:results?|outputs?|values?|"
         r"gradients?|grads?|answers?|numerics|data|losses)"
         r"|(?:eager|compiled?)\s*(?:/|and|vs\.?|versus)\s*(?:eager|compiled?)\s+(?:\w+\s+){0,2}"
         r"(?:mismatch\w*|disagree\w*|differ\w*|divergen\w*)"
@@ -40,6 +41,8 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"|(?:accidentally|unintentionally|wrongly|incorrectly|erroneously|mistakenly)\s+(?:\w+\s+)?"
         r"(?:disabl\w+|enabl\w+|skipp\w+|dropp\w+|ignor\w+|turn\w+ off|overwrit\w+|discard\w+|bypass\w+)"
         r"|(?:loss|training|accuracy)\s+(?:curves?\s+)?(?:diverg\w+|drops?|collapses?)"
+        r"|accuracy (?:issues?|problems?|bugs?|regressions?|errors?)"
+        r"|(?:fail\w*\s+to|not)\s+(?:be\s+)?(?:updat|comput|calculat|propagat|restor|accumulat)\w*\s+correctly"
         r"|(?:gradients?|grads?|outputs?|results?)\s+(?:are|is|become|becomes)\s+(?:all\s+)?"
         r"(?:zeros?|wrong|incorrect|nan|none|garbage))\b"
     ),
@@ -132,6 +135,9 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         "unintentional",
         "erroneous",
         "mistaken",
+        "inconsistent",
+        "accuracy",
+        "correctly",
     ),
     "security": ("cve", "secur", "vulnerab", "code execution", "privilege"),
     "hard_crash": (
@@ -223,7 +229,7 @@ MAGNITUDE = re.compile(
 BEFORE_CONTEXT = re.compile(
     r"\b(?:no|not|\w+n['’]t|cannot|without|never|avoid\w*|prevent\w*|guard\w* against|protect\w* against|instead of|"
     r"in case of|to reduce|reduc\w+ the|could|might|may|would|potentially|possibly|if|whether|check\w* for|detect\w*|"
-    r"confounded by|"
+    r"confounded by|thinking|assuming|"
     r"unrelated|not related to|"
     r"handle|handling|catch|catches|tests? (?:for|that)|allow|allows|raise an error|error (?:message|handling))"
     r"(?:\s+\S+){0,2}\s*$"
@@ -243,6 +249,23 @@ AFTER_CONTEXT = re.compile(
 NOT_REPRODUCED = re.compile(
     r"\b(?:not|never|\w+n['’]t|cannot|unable to|failed to)\s+(?:\S+\s+){0,3}?"
     r"(?:reproduc|trigger|observ|see|hit)\w*\s+(?:the\s+|a\s+|an\s+|any\s+)?$"
+)
+# "are safely rejected with a ValueError", "so the load errors out early", "should raise an error": an
+# error a change brings in, or one the author expects, is the behaviour wanted, not a failure.
+WANTED_ERROR_BEFORE = re.compile(
+    r"\b(?:should|must|safely|explicitly|properly|cleanly|gracefully|reject\w*)\s+(?:\S+\s+){0,3}?[`'\"(]*$"
+)
+WANTED_ERROR_AFTER = re.compile(r"^\W*(?:early|instead|gracefully|cleanly|up ?front)\b")
+# "... can accumulate, eventually leading to wrong results or divergence": a knock-on the author
+# fears, stated anywhere before the failure words, is no failure seen. "to avoid code duplication and
+# silent correctness problems": what a change keeps away, however long the list before it. "attempts
+# to clean it up thus far result in segfaults": what a tried remedy did, not the problem it remedies.
+CONSEQUENCE = re.compile(
+    r"\b(?:eventually|ultimately|(?:can|could|may|might|will|would)\s+(?:\w+\s+)?(?:lead|result)\s+(?:to|in)|"
+    r"(?:to avoid|to prevent|avoids|avoiding|prevents|preventing)\s+(?:[\w-]+,?\s+){1,6}"
+    r"(?:and|or|as well as)\s+(?:\S+\s+)?$|"
+    r"attempt(?:s|ed|ing)?\s+to\s+(?:fix|clean|clear|remove|work around|resolve|patch|address|avoid|free|release)\b"
+    r"(?:\s+\S+){0,6}?\s+(?:result(?:s|ed)?\s+in|leads?\s+to|led\s+to|caus\w+|trigger\w*)\s+(?:\S+\s+)?$)"
 )
 NEGATIONS_ANYWHERE = re.compile(r"\b(?:no (?:behaviou?r|functional|user-facing) change|nfc|no-op)\b")
 
@@ -266,6 +289,8 @@ def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
         if kind not in triggered:
             continue
         for match in pattern.finditer(lowered):
+            if kind == "error" and wanted_error(lowered, match):
+                continue
             if asserted(lowered, match):
                 stated.append((kind, match.group(0)))
                 break
@@ -312,7 +337,18 @@ def asserted(sentence: str, match: re.Match[str]) -> bool:
         ("_", "/")
     ):
         return False  # part of a name: test_hang_on_exit, freeze/optimize_for_inference, torch.jit.freeze
-    return not (BEFORE_CONTEXT.search(before) or NOT_REPRODUCED.search(before) or AFTER_CONTEXT.match(after))
+    return not (
+        BEFORE_CONTEXT.search(before)
+        or NOT_REPRODUCED.search(before)
+        or AFTER_CONTEXT.match(after)
+        or CONSEQUENCE.search(sentence, 0, match.start())
+    )
+
+
+def wanted_error(sentence: str, match: re.Match[str]) -> bool:
+    """The error is what a change makes happen or what the author expects, not what goes wrong."""
+    before = sentence[max(0, match.start() - 40) : match.start()]
+    return bool(WANTED_ERROR_BEFORE.search(before) or WANTED_ERROR_AFTER.match(sentence[match.end() :]))
 
 
 def longest_seconds(magnitude: str) -> float:

@@ -241,11 +241,9 @@ class Ranker:
             reasons.append(reason("fixes-several", n=len(closed), refs=refs))
         author = (item.author or "").lower()
         if author in self.people and not self.is_bot(author):
-            person = self.people[author]
             total += settings.key_contributor
-            team = self.profile.teams.get(person.team, person.team)
-            # The login is what the thread shows: the name alone cannot be checked against it.
-            reasons.append(reason("key-contributor", name=person.name, login=item.author or "", team=team))
+            # Only the login, which the thread shows: a name and a team are the profile's word, not the data's.
+            reasons.append(reason("key-contributor", login=item.author or ""))
         if author in self.watched_people:
             total += settings.watched_person
             reasons.append(reason("watched-person", reader=self.reader.role, login=item.author or ""))
@@ -330,7 +328,8 @@ def story_kinds(assessment: Assessment, by_id: Mapping[str, Assessment]) -> set[
 def rank(
     assessments: Sequence[Assessment], profile: Profile, reader: Reader, window: Window | None = None
 ) -> list[Assessment]:
-    """Score every item and return them best first (score, then id, for a stable order)."""
+    """Score every item and return them best first: high priority first (a rule can make an item high
+    whatever its points, and the worst stories lead), then score, then id for a stable order."""
     ranker = Ranker(profile, reader, window)
     severity: dict[str, Severity] = {}
     by_id = {assessment.id: assessment for assessment in assessments}
@@ -341,7 +340,7 @@ def rank(
         assessment.score = round(assessment.score, 3)
     for assessment in assessments:
         assessment.priority = ranker.priority(assessment, story_kinds(assessment, by_id))
-    ordered = sorted(assessments, key=lambda a: (-a.score, a.id))
+    ordered = sorted(assessments, key=lambda a: (a.priority != "high", -a.score, a.id))
     for position, assessment in enumerate(ordered, start=1):
         assessment.rank = position
     return ordered

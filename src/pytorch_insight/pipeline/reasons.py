@@ -44,9 +44,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "回归，且点明版本“{detail}”",
     },
     "key-contributor": {
-        # The list is the profile's, not the thread's: the reason says whose word it is.
-        "en": "author @{login} is on the profile's key-contributor list ({name}, {team})",
-        "zh": "作者 @{login} 在配置的关键贡献者名单中（{name}，{team}）",
+        # The list is the profile's, not the thread's: the reason says whose word it is, and names
+        # no one the thread does not (a person's name and team are the profile's claim, not the data's).
+        "en": "author @{login} is on the profile's key-contributor list",
+        "zh": "作者 @{login} 在配置的关键贡献者名单中",
     },
     "watched-person": {"en": "{reader} reader watches {login}", "zh": "{reader}读者关注 {login}"},
     "watched-keyword": {"en": "{reader} reader watches {keywords}", "zh": "{reader}读者关注 {keywords}"},

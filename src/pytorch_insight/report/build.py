@@ -231,8 +231,8 @@ class _Builder:
                 quote = f"{state} ({merged_by})" if merged_by else state
                 found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=fix.id, quote=quote))
         # The thread comments the fix state quotes: a merge asked for, a PR announced unnamed.
-        for field, source in analysis.said_in.items():
-            quote = f"comment: {getattr(analysis, field)}"  # "comment: <author>: <their words>"
+        for said, source in analysis.said_in.items():
+            quote = f"comment: {getattr(analysis, said)}"  # "comment: <author>: <their words>"
             found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=source, quote=quote))
         return found
 
@@ -268,6 +268,9 @@ class _Builder:
             # "no fix PR referenced" would be false: a comment names one the window does not hold.
             closed = "fix_closed_named" if analysis.fix_state == "closed" else "fix_none_named"
             return self.t(closed, quote=analysis.pr_named) + thread
+        if analysis.fix_state == "closed" and analysis.fixed_said:
+            # "no fix PR referenced" is true, but the thread says the problem is gone: say that too.
+            return self.t("fix_closed_fixed_said", quote=analysis.fixed_said) + thread
         if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
             # A report closed with no fix in the data: whether it "landed" is no question for it.
             return self.t("fix_closed_report") + thread

@@ -17,8 +17,8 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.analysis.fix_state import fix_state
+from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.pipeline import Assessment, assess
 from pytorch_insight.report.asof import as_of, items_as_of_end

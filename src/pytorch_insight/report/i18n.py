@@ -26,8 +26,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chart_areas": {"zh": "各领域条目数（按优先级）", "en": "Items per area by priority"},
     "chart_activity": {"zh": "各类型动态数", "en": "Activity per type"},
     "totals": {
-        "zh": "本期共收集 {total} 条动态，其中 GitHub {github} 条、社区渠道 {community} 条；高优先级 {high} 条，中优先级 {medium} 条。",
-        "en": "{total} items were collected this period, {github} from GitHub and {community} from community channels; {high} are high priority and {medium} medium.",
+        "zh": "本期共收集 {total} 条动态，其中 GitHub {github} 条、社区渠道 {community} 条；"
+        "高优先级 {high} 条，中优先级 {medium} 条。",
+        "en": "{total} items were collected this period, {github} from GitHub and {community} from community "
+        "channels; {high} are high priority and {medium} medium.",
     },
     "theme_none": {"zh": "本期没有高优先级动态。", "en": "No item reached high priority this period."},
     "watch": {"zh": "值得关注：{item}", "en": "Worth watching: {item}"},
@@ -87,8 +89,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "analyser_rules": {"zh": "规则（离线）", "en": "rules (offline)"},
     "llm_usage": {
-        "zh": "模型调用 {calls} 次，输入/输出 tokens {tokens_in}/{tokens_out}，缓存命中 {cache_hits}，回退到规则 {fallbacks} 次",
-        "en": "model calls {calls}, tokens in/out {tokens_in}/{tokens_out}, cache hits {cache_hits}, fallbacks to rules {fallbacks}",
+        "zh": "模型调用 {calls} 次，输入/输出 tokens {tokens_in}/{tokens_out}，缓存命中 {cache_hits}，"
+        "回退到规则 {fallbacks} 次",
+        "en": "model calls {calls}, tokens in/out {tokens_in}/{tokens_out}, cache hits {cache_hits}, "
+        "fallbacks to rules {fallbacks}",
     },
     "accounting": {"zh": "分析来源与核查", "en": "Who wrote the analysis"},
     "col_analyser": {"zh": "分析器", "en": "Analyser"},
@@ -121,6 +125,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "fix_none_named": {
         "zh": "收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
         "en": "no fix PR linked to it in the collected data; a comment names a PR ({quote})",
+    },
+    "fix_closed_fixed_said": {
+        "zh": "已在 GitHub 上关闭，收集到的数据中没有修复 PR；讨论中有人说它已修复（“{quote}”）",
+        "en": "closed on GitHub; no fix PR in the collected data, and a comment says it is fixed (“{quote}”)",
     },
     "fix_closed_named": {
         "zh": "已在 GitHub 上关闭，收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
@@ -255,6 +263,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_revert_requested": {
         "zh": "PR 已关闭，讨论中有人请合并工具回退它",
         "en": "the PR is closed and a comment asks the merge tooling to revert it",
+    },
+    "because_fixed_said": {
+        "zh": "已关闭，讨论中有人说它已修复，数据中没有修复 PR",
+        "en": "closed, and a comment says it is fixed; the data holds no fix PR",
     },
     "because_landed_said": {
         "zh": "PR 已关闭，讨论中有人说它已合入",

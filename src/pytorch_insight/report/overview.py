@@ -125,7 +125,7 @@ class OverviewWriter:
         if state == "open" and fix:
             return say("ov_issue_fixing", ref=ref, title=title, fix=fix)
         if state == "closed":
-            return say("ov_issue_closed", ref=ref, title=title)
+            return say("ov_issue_closed_fixed_said" if analysis.fixed_said else "ov_issue_closed", ref=ref, title=title)
         if state == "unconfirmed" and fix:  # still open, its fix PRs closed: never "no fix PR yet"
             return say("ov_issue_fix_closed", ref=ref, title=title, fix=fix)
         if state == "referenced":

@@ -97,6 +97,10 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "{ref} 报告了{title}{whom}，窗口内没有修复，但已有 PR 引用它（{fix}）",
         "en": "{ref} reported {title}{whom}; no fix in the window, but PRs reference it ({fix})",
     },
+    "ov_issue_closed_fixed_said": {
+        "zh": "{ref} 报告了{title}{whom}，已关闭，讨论中有人说它已修复",
+        "en": "{ref} reported {title}{whom} and was closed; a comment says it is fixed",
+    },
     "ov_issue_closed": {
         "zh": "{ref} 报告了{title}{whom}，已关闭，但数据中看不出修复是否合入",
         "en": "{ref} reported {title}{whom} and was closed, though the data does not show a fix landing",
