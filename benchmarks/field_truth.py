@@ -76,6 +76,8 @@ HELD_OUT = (
     "week 06-02..06-08",
     "week 12-15..12-21",
     "week 05-25..05-31",
+    "week 03-23..03-29",
+    "week 11-24..11-30",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

@@ -108,7 +108,9 @@ def test_an_alert_and_a_note_on_who_wrote_the_text_say_nothing_of_the_item() -> 
 def test_a_heading_said_twice_heads_one_section_and_keeps_both_texts() -> None:
     from pytorch_insight.text import parse_body
 
-    text = "### Describe the bug\n\n## Describe the bug\n\nThe scheduler drops the last bucket.\n\n### Notes\n\nSee below."
+    text = (
+        "### Describe the bug\n\n## Describe the bug\n\nThe scheduler drops the last bucket.\n\n### Notes\n\nSee below."
+    )
     sections = parse_body(text).sections
     assert "The scheduler drops the last bucket." in sections["describe the bug"]
     assert "See below." in sections["notes"]

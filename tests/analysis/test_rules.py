@@ -428,6 +428,30 @@ def test_a_remark_after_the_repro_is_no_summary_of_a_description_that_opens_with
     assert summarise(parse_body(stated)).startswith("The reduction returns wrong values")
 
 
+def test_why_an_author_could_not_check_something_is_no_root_cause() -> None:
+    caveat = "I could not benchmark the new schedule due to a lack of large machines."
+    assert root_causes([caveat], "") == []
+    mechanism = "Each worker wrote only its own slot when fewer threads ran, leading to skipped rows in the output."
+    assert root_causes([mechanism], "") == [mechanism]
+
+
+def test_the_effect_after_which_causes_is_no_root_cause_of_its_own() -> None:
+    sentence = "The planner copies every shard to the host first, which causes an OOM on large models."
+    # quoted in the summary already: what follows the marker is the effect, so nothing new is said
+    assert root_causes([sentence], sentence) == []
+    assert root_causes([sentence], "") == [sentence]
+
+
+def test_a_setup_step_is_no_summary() -> None:
+    body = (
+        "Install the plugin with `pip install acme-plugin --no-deps`\n\n"
+        "git clone https://example.com/acme.git && cd acme && pip install -e .\n\n"
+        "Human note: I found this while porting the scheduler to the new runtime.\n\n"
+        "The compiled step hangs on the second call when the cache is warm."
+    )
+    assert summarise(parse_body(body)) == "The compiled step hangs on the second call when the cache is warm."
+
+
 def test_a_lead_in_to_a_repro_is_no_root_cause() -> None:
     lead_in = "This script shows the failure (it needs a few runs because the timing varies):"
     assert root_causes([lead_in], "") == []

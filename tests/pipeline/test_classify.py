@@ -30,12 +30,15 @@ def test_one_body_keyword_is_not_enough_but_several_are() -> None:
 def test_an_environment_report_pasted_without_a_fence_names_no_area() -> None:
     body = (
         "### Describe the bug\n\nStacking a zero-length tuple segfaults.\n\n### Versions\n\n"
-        "Collecting environment information...\nPyTorch version: 3.0.1\nIs debug build: False\nROCM used to build PyTorch: N/A\n"
+        "Collecting environment information...\nPyTorch version: 3.0.1\nIs debug build: False\n"
+        "ROCM used to build PyTorch: N/A\n"
         "HIP runtime version: N/A\nMIOpen runtime version: N/A\nIs XNNPACK available: True\n"
     )
     assert "rocm" not in areas("Segfault when stacking", body=body)
     # what follows the report under another heading is read again
-    assert "rocm" in areas("Segfault when stacking", body=body + "\n### Notes\nAlso fails with ROCm 6.2 on MI300X (gfx942, HIP runtime).")
+    assert "rocm" in areas(
+        "Segfault when stacking", body=body + "\n### Notes\nAlso fails with ROCm 6.2 on MI300X (gfx942, HIP runtime)."
+    )
 
 
 def test_multi_label_and_evidence_written_down() -> None:

@@ -176,7 +176,9 @@ def test_a_regression_that_names_a_release_is_high_whatever_its_score() -> None:
 
 
 def test_high_items_lead_whatever_their_points() -> None:
-    release = item(55, "Exporting with dynamic shapes raises an error", body="This worked with torch 2.3 and fails now.")
+    release = item(
+        55, "Exporting with dynamic shapes raises an error", body="This worked with torch 2.3 and fails now."
+    )
     busy = item(56, "Dataloader workers crash when the iterator is deleted early", n_comments=9)
     result = run(release, busy)
     assert result[busy.id].score > result[release.id].score and result[busy.id].priority == "medium"

@@ -92,7 +92,7 @@ def test_the_comments_a_fix_state_quotes_are_its_evidence() -> None:
     # A merge asked for in a closed PR's thread: the fix state quotes it, and the entry's evidence
     # names the thread and the words, as for every other claim.
     pr, entry = closed_fix(21, "@pytorchbot merge\nthanks")
-    assert "; maintainer asked for a merge before it closed (“@pytorchbot merge”)" in entry.fix_text
+    assert "; maintainer asked for a merge (“@pytorchbot merge”)" in entry.fix_text
     assert {(e.item, e.quote) for e in entry.evidence} >= {(pr.id, "comment: maintainer: @pytorchbot merge")}
 
 

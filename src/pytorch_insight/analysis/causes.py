@@ -23,12 +23,16 @@ ROOT_CAUSE = re.compile(
     r"this happens (?:when|because)|the reason (?:is|was)|stems from|originates (?:from|in)|"
     r"(?:crash|error|failure|bug|problem|issue|segfault|hang)\w* comes? from|"
     # "X creates the tensor on the GPU, which causes the OOM": what comes before is the mechanism
-    r",\s*which (?:causes|caused|leads to|led to|results in|resulted in)|"
+    r",\s*which (?:causes|caused|leads to|led to|results in|resulted in)|,\s*(?:leading to|resulting in|causing)|"
     r"the (?:underlying|real|actual) (?:issue|problem|cause|bug)|"
     # a regression's cause is the change that brought it
     r"bisect\w*\s+(?:\w+\s+)?(?:to|down to)|introduced (?:in|by) (?:pr |commit )?#?\d+|"
     r"(?:regress\w*|broke|broken) (?:in|by|since|after) (?:pr |commit )?#\d+)\b",
     re.I,
+)
+# ", which causes the OOM", ", leading to skipped rows": what follows the marker is the effect.
+EFFECT_MARKER = re.compile(
+    r",\s*(?:which\s+)?(?:causes|caused|leads to|led to|results in|resulted in|leading|resulting|causing)"
 )
 # A cause stated inside the summary's own sentence is given as its clause ("... because X"), so the
 # root cause says what the summary does not.
@@ -81,6 +85,13 @@ ATTEMPT_FAILED = re.compile(
 EVIDENCE_CLAUSE = re.compile(
     r"^(?:because|due to)\s+(?:the|this|that|my|our|a|an)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:shows?|showed|demonstrates?|indicates?|suggests?|proves?|confirms?)\b",
+    re.I,
+)
+# "I could not verify the overhead due to hardware limitations": why the author could not check
+# something, not why the failure happens.
+UNVERIFIED = re.compile(
+    r"\b(?:could not|couldn't|can't|cannot|unable to|did not|didn't|was not able to)\s+(?:\w+\s+){0,2}"
+    r"(?:verify|test|check|measure|benchmark|confirm|run)\b",
     re.I,
 )
 # "Because no error is raised, ...": why a failure goes unnoticed (its impact), not its mechanism.
@@ -142,6 +153,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or REQUEST.search(before)
         or CHANGE_REASON.search(before)
         or ATTEMPT_FAILED.search(before)
+        or UNVERIFIED.search(before)
         or SILENT_CLAUSE.match(sentence[marker.start() :])
         or EVIDENCE_CLAUSE.match(sentence[marker.start() :])
     )
@@ -154,9 +166,12 @@ def model_agrees(roles: RoleModel, sentence: str) -> bool:
 
 def cause_clause(sentence: str, summary: str) -> str:
     """`sentence`, or only its causal clause when the summary already quotes the sentence (empty
-    when that clause is too short to name a cause)."""
+    when that clause is too short to name a cause, or when the marker leads to the effect: the
+    cause before ", which causes …" is what the summary already says)."""
     if sentence[:60] not in summary:
         return sentence
     marker = ROOT_CAUSE.search(sentence)
+    if marker and EFFECT_MARKER.match(marker.group(0)):
+        return ""
     clause = sentence[marker.start() :].rstrip(" :;,") if marker else ""
     return clause if len(clause.split()) > CAUSE_CLAUSE_WORDS else ""

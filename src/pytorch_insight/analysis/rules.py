@@ -90,6 +90,15 @@ BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s*")
 URL = re.compile(r"https?://\S+")
 SUMMARY_WORDS = 5
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
+# "Install the package with `pip install …`", "Clone the repo and run …": a step of the setup, which
+# tells how to get to the problem, not what it is. "Human note: I found this while working on …": where
+# the report comes from, not what it says.
+SETUP_STEP = re.compile(
+    r"^\W*(?:install|clone|download|run|execute|build|check out|checkout|git|pip|conda|cd|export|source|apt|brew)\b|"
+    r"^\W*(?:(?:human|author'?s?|side)\s+note\s*:|(?:i|we)\s+(?:found|discovered|noticed|hit|ran into|came across)"
+    r"\s+(?:this|it)\b)",
+    re.I,
+)
 STORY_READ = ("fixes", "fixed_by", "relands", "duplicate")  # linked items whose text tells the same story
 STORY_ITEMS = 3
 
@@ -276,9 +285,10 @@ def with_its_list(chosen: list[str], text: str) -> list[str]:
 
 
 def says_something(sentence: str) -> bool:
-    """A statement rather than a label, a link or a bare reference ("TEST PR: <url>", "Relanding D123")."""
+    """A statement rather than a label, a link, a bare reference ("TEST PR: <url>", "Relanding D123") or
+    a setup step."""
     words = [word for word in URL.sub("", sentence).split() if LETTER.search(word)]
-    return len(words) >= SUMMARY_WORDS and not REFERENCE_ONLY.match(sentence)
+    return len(words) >= SUMMARY_WORDS and not REFERENCE_ONLY.match(sentence) and not SETUP_STEP.match(sentence)
 
 
 def mechanism_sentences(item: Item, body: Body) -> list[str]:

@@ -61,7 +61,10 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
     ),
     "crash": re.compile(r"\b(?:crash(?:es|ed|ing)?|abort(?:s|ed)?)\b"),
     "hang": re.compile(
-        r"\b(?:hangs?|hanging|hung|deadlock(?:s|ed|ing)?|livelock\w*|stuck|freez(?:e|es|ing)|"
+        r"\b(?:hangs?|hanging|hung|deadlock(?:s|ed|ing)?|livelock\w*|stuck|"
+        # "the process freezes", not "we freeze the layout" (what a compiler does to a graph)
+        r"freez(?:e|es|ing)(?!\s+(?:the|a|an|its|their|this|these|that|all|any|some|weights?|param\w*|layouts?|"
+        r"graphs?|modules?|models?)\b)|"
         r"never (?:returns|finishes|completes))\b"
     ),
     "memory": re.compile(
@@ -219,9 +222,16 @@ UNIT = (
     r"(?:ms|µs|us|s|secs?|seconds|mins?|minutes|h|hours|gb|gib|mb|mib|kib|kb|tb|tps|tok/s|tokens/s|tflops|gb/s"
     r"|it/s|%)"
 )
+# "resharding from 64 to 128 GPUs", "2 vs 4 ranks": a change of setup, counted in things, is no measurement.
+COUNTED = (
+    r"(?!\s*(?:gpus?|ranks?|nodes?|hosts?|workers?|processes|threads|layers|devices|shards?|cards?|machines?|"
+    r"cores?|sockets?)\b)"
+)
+# "Architecture: riscv64 CPU(s): 64 ... scaling MHz: 100%": a listing of settings, read as one sentence.
+LISTING_PAIRS = 4
 MAGNITUDE = re.compile(
-    rf"(?:from\s+{NUMBER}\s*{UNIT}?\s+to\s+{NUMBER}\s*{UNIT}?|{NUMBER}\s*{UNIT}?\s*(?:->|→|=>)\s*{NUMBER}\s*{UNIT}?"
-    rf"|{NUMBER}\s*{UNIT}?\s+(?:vs\.?|versus)\s+{NUMBER}\s*{UNIT}?"
+    rf"(?:(?:from\s+{NUMBER}\s*{UNIT}?\s+to\s+{NUMBER}\s*{UNIT}?|{NUMBER}\s*{UNIT}?\s*(?:->|→|=>)\s*{NUMBER}\s*{UNIT}?"
+    rf"|{NUMBER}\s*{UNIT}?\s+(?:vs\.?|versus)\s+{NUMBER}\s*{UNIT}?){COUNTED}"
     rf"|[+\-]?{NUMBER}\s*(?:%|x\b|×)|{NUMBER}\s*(?:ms|µs|us|s|secs?|seconds|mins?|minutes|hours|gb|gib|mb|mib|kib|"
     rf"tps|tok/s|tokens/s|tflops|gb/s)\b)"
 )
@@ -256,12 +266,19 @@ WANTED_ERROR_BEFORE = re.compile(
     r"\b(?:should|must|safely|explicitly|properly|cleanly|gracefully|reject\w*)\s+(?:\S+\s+){0,3}?[`'\"(]*$"
 )
 WANTED_ERROR_AFTER = re.compile(r"^\W*(?:early|instead|gracefully|cleanly|up ?front)\b")
+# "The one exception is export", "with the exception of": the word's other sense, an error of no kind.
+EXCEPTION_TO_A_RULE = re.compile(
+    r"exceptions?(?=\s+(?:to|of|being)\b|\s+(?:is|are|was|were)\s+(?!raised|thrown|triggered|hit|caught)\w)"
+)
 # "... can accumulate, eventually leading to wrong results or divergence": a knock-on the author
-# fears, stated anywhere before the failure words, is no failure seen. "to avoid code duplication and
-# silent correctness problems": what a change keeps away, however long the list before it. "attempts
-# to clean it up thus far result in segfaults": what a tried remedy did, not the problem it remedies.
+# fears, stated anywhere before the failure words, is no failure seen ("may result in the following
+# error" reports one). "but doesn't touch the second bug where …": a failure the change leaves
+# alone. "to avoid code duplication and silent correctness problems": what a change keeps away,
+# however long the list before it. "attempts to clean it up thus far result in segfaults": what a
+# tried remedy did, not the problem it remedies.
 CONSEQUENCE = re.compile(
-    r"\b(?:eventually|ultimately|(?:can|could|may|might|will|would)\s+(?:\w+\s+)?(?:lead|result)\s+(?:to|in)|"
+    r"\b(?:eventually|ultimately|(?:could|might|would)\s+(?:\w+\s+)?(?:lead|result)\s+(?:to|in)|"
+    r"(?:does not|doesn't|do not|don't|will not|won't)\s+(?:yet\s+)?(?:touch|address|cover)\b|"
     r"(?:to avoid|to prevent|avoids|avoiding|prevents|preventing)\s+(?:[\w-]+,?\s+){1,6}"
     r"(?:and|or|as well as)\s+(?:\S+\s+)?$|"
     r"attempt(?:s|ed|ing)?\s+to\s+(?:fix|clean|clear|remove|work around|resolve|patch|address|avoid|free|release)\b"
@@ -280,7 +297,9 @@ def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
         return ()
     # A link's digits are no measurement ("…/Graph.cpp#L447%C2%A0" reads as 447%).
     plain = LINK.sub(" ", lowered) if "://" in lowered else lowered
-    measured = DIGIT.search(plain) is not None and PERF_WORDS.search(plain) is not None
+    measured = (
+        DIGIT.search(plain) is not None and PERF_WORDS.search(plain) is not None and plain.count(": ") < LISTING_PAIRS
+    )
     magnitude = MAGNITUDE.search(plain) if measured else None
     stated: list[tuple[str, str]] = []
     # Most sentences state nothing: one scan for the triggers saves running every pattern.
@@ -346,9 +365,14 @@ def asserted(sentence: str, match: re.Match[str]) -> bool:
 
 
 def wanted_error(sentence: str, match: re.Match[str]) -> bool:
-    """The error is what a change makes happen or what the author expects, not what goes wrong."""
+    """The error is what a change makes happen or what the author expects, not what goes wrong, or
+    is no error at all (an exception to a rule)."""
     before = sentence[max(0, match.start() - 40) : match.start()]
-    return bool(WANTED_ERROR_BEFORE.search(before) or WANTED_ERROR_AFTER.match(sentence[match.end() :]))
+    return bool(
+        WANTED_ERROR_BEFORE.search(before)
+        or WANTED_ERROR_AFTER.match(sentence[match.end() :])
+        or (match.group(0).startswith("exception") and EXCEPTION_TO_A_RULE.match(sentence, match.start()))
+    )
 
 
 def longest_seconds(magnitude: str) -> float:

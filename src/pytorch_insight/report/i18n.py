@@ -144,8 +144,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "no fix PR in the window; its timeline shows PRs referencing it: {refs}",
     },
     "fix_merge_requested": {
-        "zh": "；关闭前 {who} 请求合入（“{words}”）",
-        "en": "; {who} asked for a merge before it closed (“{words}”)",
+        # The data does not show whether the request came before the PR closed: only the request is said.
+        "zh": "；{who} 曾请求合入（“{words}”）",
+        "en": "; {who} asked for a merge (“{words}”)",
     },
     "fix_closed_revert_requested": {
         "zh": "GitHub 上已关闭；{who} 请合并工具回退它（“{words}”）",

@@ -42,7 +42,11 @@ PROSE: dict[str, dict[str, str]] = {
     },
     "c_rfc": {"zh": "设计提案，征求意见", "en": "A design proposal open for comments"},
     "c_rfc_closed": {"zh": "设计提案（已关闭）", "en": "A design proposal, now closed"},
-    "c_design": {"zh": "设计层面的改动：{detail}", "en": "A design-level change: {detail}"},
+    # The rules' reading, said as theirs: no source calls a change "design-level".
+    "c_design": {
+        "zh": "规则判为设计或 API 层面的改动：{detail}",
+        "en": "A change the rules read as one of design or API: {detail}",
+    },
     # The thread is what it is (a PR, an issue); the figure is what its description measures.
     "c_gain": {"zh": "{kind}，描述中的实测数据：{detail}", "en": "{kind} whose description measures {detail}"},
     # No problem, design or gain was read from it: what it is, in its own title's words (saying its
