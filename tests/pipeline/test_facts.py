@@ -36,7 +36,7 @@ def facts(title: str = "", body: str = "", **fields: object) -> dict[str, str]:
         ("Running stats fail to update correctly when the module is traced twice.", "wrong_result"),
         ("This avoids a deadlock and fixes a hang in the store client.", "hang"),  # a fix names the failure
         ("Attempting to load the sharded checkpoint results in a segfault.", "hard_crash"),
-        ("On small cards, tuning mode may result in the following confusing error about strides:", "error"),
+        ("Running the tuner on small cards may result in a stride error like the one below:", "error"),
         ("The whole desktop freezes after a minute of training.", "hang"),
     ],
 )
