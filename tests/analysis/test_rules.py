@@ -435,6 +435,10 @@ def test_why_an_author_could_not_check_something_is_no_root_cause() -> None:
     assert root_causes([mechanism], "") == [mechanism]
 
 
+def test_a_closing_reference_with_the_issue_title_is_no_root_cause() -> None:
+    assert root_causes(["Fixes #321 - Tracer keeps a stale alias, causing wrong gradients in the loop."], "") == []
+
+
 def test_the_effect_after_which_causes_is_no_root_cause_of_its_own() -> None:
     sentence = "The planner copies every shard to the host first, which causes an OOM on large models."
     # quoted in the summary already: what follows the marker is the effect, so nothing new is said

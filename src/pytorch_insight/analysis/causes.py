@@ -94,6 +94,8 @@ UNVERIFIED = re.compile(
     r"(?:verify|test|check|measure|benchmark|confirm|run)\b",
     re.I,
 )
+# "Fixes #123 - <the issue's title>": a closing reference, which names the problem, not its cause.
+CLOSING_LINE = re.compile(r"^\W*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*(?:[\w.-]+/[\w.-]+)?#\d+", re.I)
 # "Because no error is raised, ...": why a failure goes unnoticed (its impact), not its mechanism.
 SILENT_CLAUSE = re.compile(
     r"^(?:because|due to)\s+(?:there is\s+|there's\s+)?(?:no|nothing)\s+(?:\w+\s+){0,2}"
@@ -142,7 +144,8 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
     """The marker introduces something other than the failure's cause."""
     before = sentence[: marker.start()]
     return bool(
-        NOT_A_FAILURE.search(before)
+        CLOSING_LINE.match(sentence)
+        or NOT_A_FAILURE.search(before)
         or HIT_TOO.search(before)
         or EXPECTATION.search(before)
         or TEST_COST.search(before)

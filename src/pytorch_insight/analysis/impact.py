@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from pytorch_insight.analysis.causes import CLOSING_LINE
 from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import bounded, parse_body, section, sentences
@@ -105,5 +106,6 @@ def consequence(story: list[Assessment]) -> str:
 
 
 def _plain(sentence: str) -> bool:
-    """A sentence, not a label, a setting (`key: value`) or a table row."""
-    return ":" not in sentence[:12] and sentence.count("|") < TABLE_BARS
+    """A sentence, not a label, a setting (`key: value`), a table row or a closing reference ("Fixes
+    #12 - <the issue's title>", a restatement of the title)."""
+    return ":" not in sentence[:12] and sentence.count("|") < TABLE_BARS and not CLOSING_LINE.match(sentence)
