@@ -83,9 +83,7 @@ def test_root_cause_from_a_root_cause_section_and_from_a_because_sentence() -> N
         "https://github.com/pytorch/pytorch/issues/22",
         kind="pull_request",
     )
-    ranked = assess([headed, fix], PROFILE)
-    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
-    found = {a.item.number: RuleAnalyser().analyse(a, context, deep=True) for a in ranked}
+    found = analyse(headed, fix)
     assert found[21].root_cause.startswith("The setting picked for this sample kernel is")
     assert found[23].root_cause.startswith("Because the stale view points at the same storage as the returned tensor")
 

@@ -18,22 +18,21 @@ from pytorch_insight.analysis.roles import RoleModel
 from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.text import REQUEST, Body, section, sentences
 
+# ", which causes the OOM", ", leading to skipped rows": what comes before is the mechanism, what
+# follows the marker the effect.
+EFFECT = r",\s*(?:which (?:causes|caused|leads to|led to|results in|resulted in)|leading to|resulting in|causing)"
 ROOT_CAUSE = re.compile(
     r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
     r"this happens (?:when|because)|the reason (?:is|was)|stems from|originates (?:from|in)|"
     r"(?:crash|error|failure|bug|problem|issue|segfault|hang)\w* comes? from|"
-    # "X creates the tensor on the GPU, which causes the OOM": what comes before is the mechanism
-    r",\s*which (?:causes|caused|leads to|led to|results in|resulted in)|,\s*(?:leading to|resulting in|causing)|"
+    rf"{EFFECT}|"
     r"the (?:underlying|real|actual) (?:issue|problem|cause|bug)|"
     # a regression's cause is the change that brought it
     r"bisect\w*\s+(?:\w+\s+)?(?:to|down to)|introduced (?:in|by) (?:pr |commit )?#?\d+|"
     r"(?:regress\w*|broke|broken) (?:in|by|since|after) (?:pr |commit )?#\d+)\b",
     re.I,
 )
-# ", which causes the OOM", ", leading to skipped rows": what follows the marker is the effect.
-EFFECT_MARKER = re.compile(
-    r",\s*(?:which\s+)?(?:causes|caused|leads to|led to|results in|resulted in|leading|resulting|causing)"
-)
+EFFECT_MARKER = re.compile(EFFECT, re.I)
 # A cause stated inside the summary's own sentence is given as its clause ("... because X"), so the
 # root cause says what the summary does not.
 CAUSE_CLAUSE_WORDS = 2

@@ -145,14 +145,12 @@ def fixed_said(item: Item, profile: Profile) -> str:
     plainly (a hedge or a question is no statement)."""
     if item.state != "closed":
         return ""
-    for comment in reversed(item.comments):
-        if profile.is_bot(comment.author):
-            continue
-        for sentence in sentences(comment.body or ""):
-            match = FIXED_SAID.search(sentence)
-            if match and "\n" not in sentence and not HEDGED.search(sentence[: match.end()]):
-                return excerpt(sentence, match.group(0), MERGE_QUOTE)
-    return ""
+
+    def plainly(sentence: str) -> re.Match[str] | None:
+        match = FIXED_SAID.search(sentence)
+        return match if match and "\n" not in sentence and not HEDGED.search(sentence[: match.end()]) else None
+
+    return last_said(item, profile.is_bot, plainly)
 
 
 def superseded(item: Item, profile: Profile) -> str:
@@ -168,18 +166,29 @@ CHANGE_REF = re.compile(r"(?:/pull/|/commit/|#)(\d{4,})\b")
 def said_in_thread(
     item: Item, words: re.Pattern[str], skip: Callable[[str | None], bool] = lambda _: False, of_itself: bool = False
 ) -> str:
-    """The words around the last match of `words` in a closed PR's comments ("" when none); with
-    `of_itself`, only in a sentence that names no other change. Only the words: a transcribed thread
-    may nest one person's reply inside another's comment, so who said them is left out."""
+    """The words around a match of `words` in the last of a closed PR's comments that has one ("" when
+    none); with `of_itself`, only in a sentence that names no other change. Only the words: a
+    transcribed thread may nest one person's reply inside another's comment, so who said them is left
+    out."""
     if item.kind != "pull_request" or item.state != "closed":
         return ""
     own = str(item.number or "")
+
+    def said(sentence: str) -> re.Match[str] | None:
+        match = words.search(sentence)
+        return None if of_itself and any(ref != own for ref in CHANGE_REF.findall(sentence)) else match
+
+    return last_said(item, skip, said)
+
+
+def last_said(item: Item, skip: Callable[[str | None], bool], find: Callable[[str], re.Match[str] | None]) -> str:
+    """The words around what `find` finds in the first sentence that has it, in the last comment (by
+    an author `skip` lets through) that has one; "" when none does."""
     for comment in reversed(item.comments):
         if skip(comment.author):
             continue
-        for sentence in reversed(sentences(comment.body or "")):
-            match = words.search(sentence)
-            if match and not (of_itself and any(ref != own for ref in CHANGE_REF.findall(sentence))):
+        for sentence in sentences(comment.body or ""):
+            if match := find(sentence):
                 return excerpt(sentence, match.group(0), MERGE_QUOTE)
     return ""
 

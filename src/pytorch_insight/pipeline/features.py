@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from sys import intern
 
+from pytorch_insight.guard import guard
 from pytorch_insight.model import Item
 
 WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
@@ -117,7 +118,7 @@ class _Description:
 @lru_cache(maxsize=512)
 def _described(body: str) -> _Description:
     prose = FENCE.sub(" ", body)
-    if "ersion" in prose or "nvironment" in prose:
+    if guard(ENVIRONMENT).may_match(prose):
         prose = ENVIRONMENT.sub(" ", prose)
     owners: frozenset[str] = frozenset()
     # A cc line names someone: without an "@" there is none to read or remove.
