@@ -78,6 +78,11 @@ HELD_OUT = (
     "week 05-25..05-31",
     "week 03-23..03-29",
     "week 11-24..11-30",
+    "week 06-08..06-14",
+    "week 01-26..02-01",
+    "week 08-04..08-10",
+    "week 08-03..08-09",
+    "week 03-24..03-30",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from pytorch_insight.analysis.causes import root_cause_sentences
 from pytorch_insight.analysis.impact import impact_sentences
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
-from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, root_causes, summarise
+from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, describes_change, facts, root_causes, summarise
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.model import Comment, Item
@@ -61,6 +62,13 @@ def test_error_messages_are_quoted_verbatim() -> None:
         "The same tests pass on the previous release.",
     )
     assert analyse(report)[102].facts.errors[:2] == ["AssertionError: cached_graphs_written: got 0", "KeyError: None"]
+    wrapped = item(103, "Loader fails", "On CPU builds this raises `AssertionError: Torch not\ncompiled with CUDA`.")
+    assert analyse(wrapped)[103].facts.errors == ["AssertionError: Torch not compiled with CUDA"]
+
+
+def test_a_measured_range_is_one_figure() -> None:
+    report = item(104, "Int matmul is slow on the new GPU", "The int8 kernel runs 2.1-3.7x slower than the reference.")
+    assert analyse(report)[104].facts.numbers == ["2.1-3.7x"]
 
 
 def test_root_cause_from_a_root_cause_section_and_from_a_because_sentence() -> None:
@@ -128,6 +136,14 @@ def two_fixes_of_an_open_issue() -> dict[int, Analysis]:
 
 def test_a_workaround_offered_in_the_thread() -> None:
     assert "`prune_alias_outputs=True` mutes this issue" in two_fixes_of_an_open_issue()[301].workaround
+
+
+def test_failing_code_that_is_itself_a_way_around_another_limit_is_no_workaround() -> None:
+    from pytorch_insight.analysis.workaround import names_workaround
+
+    assert not names_workaround("Users batch the frames by hand, which was the usual workaround for the slow 3-D path.")
+    assert names_workaround("A common workaround is to copy the weight to a contiguous tensor first.")
+    assert not names_workaround("Found one workaround for you.")  # it announces one; the next sentence gives it
 
 
 def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description() -> None:
@@ -304,6 +320,14 @@ def test_an_umbrella_states_where_its_tracked_issues_stand_and_borrows_no_cause(
         "The call should succeed because both tensors live on the same device.",
         # why the tests cost what they do
         "The new tests need a lot of host memory due to the sizes that trigger the overflow.",
+        # why a repro's check fails: the symptom again
+        "Run it on four ranks and the assertion fails on ranks 1 to 3, because the gather did not write `out`.",
+        # a change log's line names where a change went
+        "kernels.cu — added the bounds check to the tail loop, which is the real root cause of the overflow.",
+        # a program's message that holds a causal word
+        'On teardown the launcher logs "Stopping worker due to timeout" although none timed out.',
+        # why a failure is bad, not how it comes about
+        "That case is worse than a clean error, because the job was healthy until the shutdown.",
     ],
 )
 def test_a_cause_ruled_out_or_pointed_elsewhere_is_no_root_cause(sentence: str) -> None:
@@ -313,6 +337,18 @@ def test_a_cause_ruled_out_or_pointed_elsewhere_is_no_root_cause(sentence: str) 
 def test_a_stated_cause_is_still_one() -> None:
     sentence = "The kernel reads past the buffer because the stride is computed from the padded size."
     assert root_causes([sentence], "") == [sentence]
+    blamed = "The fused epilogue path is the culprit."
+    assert root_cause_sentences([parse_body(f"It fails on odd sizes. {blamed}")], [])[0] == [blamed]
+    assert root_cause_sentences([parse_body("It fails on odd sizes. This is the problem.")], []) == ([], False)
+
+
+def test_the_sentence_a_harm_is_said_to_follow_from_is_the_cause() -> None:
+    mechanism = "The copy picked its kernel from the first tensor's type only."
+    body = parse_body(
+        f"{mechanism} This leads to wrong values when the types differ."
+        "\n\nThe cache is cleared on exit. This leads to fewer recompiles."
+    )
+    assert root_cause_sentences([body], []) == ([mechanism], False)
 
 
 def test_a_bare_reland_reference_is_no_summary() -> None:
@@ -480,6 +516,7 @@ def test_a_fix_that_opens_with_what_it_changes_is_no_cause_of_its_issue() -> Non
     context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
     analysis = RuleAnalyser().analyse(next(a for a in ranked if a.item.number == 30), context, deep=True)
     assert analysis.root_cause == ""
+    assert describes_change("This is implemented for both backends; the fused path falls back on failure.")
 
 
 def test_a_benchmark_table_row_is_no_impact() -> None:
@@ -567,6 +604,9 @@ def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
         "The same kernel runs correctly with a padded input, so only odd sizes fail.",
         "The same model works with the debug backend.",  # another backend is a way around it
         "The reference backend produces correct results, so only the fused path is wrong.",
+        "The error goes away without the autotuning flag.",
+        "It works again after downgrading to the previous release.",
+        "Also, wrapping the call in a lock avoids the race.",
     ):
         assert keeps_problem_away(stated), stated
     for other in (
@@ -577,6 +617,8 @@ def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
         "Does disabling the cache avoid the crash?",
         "It does not work with the debug backend either.",
         "The loss goes to NaN after a few steps.",
+        "The error does not go away without the autotuning flag.",
+        "It still fails after downgrading to the previous release.",
     ):
         assert not keeps_problem_away(other), other
     report = parse_body("The export hangs on large graphs.\n\nThe export does not hang when the graph is split first.")

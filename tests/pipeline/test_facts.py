@@ -105,6 +105,14 @@ def test_a_change_of_setup_or_a_listing_of_settings_is_no_measurement() -> None:
     assert facts(body="Step time went from 40 ms to 31 ms on 8 GPUs.")["gain"] == "from 40 ms to 31 ms"
 
 
+def test_a_printed_warning_a_list_of_names_and_a_tensor_s_metadata_state_no_problem() -> None:
+    assert facts(body="WARNING: the fallback path will be slower than the native kernel.") == {}
+    assert "crash" not in facts(body="Left for a follow-up: `setTimeout, shrink, shutdown, abort`.")
+    assert "crash" in facts(body="The worker crashes inside `shutdown, abort` handling.")
+    assert "wrong_result" not in facts(body="The decomposition produces incorrect output strides for this layout.")
+    assert "wrong_result" in facts(body="The decomposition produces incorrect output values for this layout.")
+
+
 def test_a_graph_s_node_count_is_no_cluster() -> None:
     assert "scale" not in facts(body="The exporter hangs on a small traced graph (40–60 nodes).")
     assert "scale" in facts(body="The exporter hangs on 16 nodes of the training cluster.")
@@ -115,6 +123,8 @@ def test_measurements_are_kept_with_the_problem_or_the_gain() -> None:
     assert overhead["overhead"] and overhead["measured"] == "~5ms"
     gain = facts(body="Raises Llama3-8B on 8xH100 from 6938 to 7214 TPS (+3.9% throughput).")
     assert gain["gain"] == "from 6938 to 7214 tps" and gain["hardware"] == "H100" and "scale" in gain
+    ranged = facts(body="The fused kernel is 2.5-4.5x slower than the reference one on this GPU.")
+    assert ranged["perf_regression"] and ranged["measured"] == "2.5-4.5x"
     compile_time = facts(body="The setting takes 2914.3s for one kernel build call, pathological compile times.")
     assert "compile_time" in compile_time and compile_time["measured"] == "2914.3s"
 

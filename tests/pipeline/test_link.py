@@ -7,7 +7,8 @@ from tests.pipeline.helpers import PROFILE, item, ref, relations, run
 def test_closing_keywords_in_all_their_forms() -> None:
     text = (
         "Fixes #1\nfixes: #2\nCloses other/repo#3\nResolves https://github.com/pytorch/vision/issues/4\n"
-        "Fixed #5, #6 and #7\nPull Request resolved: https://github.com/pytorch/pytorch/pull/8"
+        "Fixed #5, #6 and #7\nPull Request resolved: https://github.com/pytorch/pytorch/pull/8\n"
+        "**Fixes**: #9\n**Closes:** #10"
     )
     assert [(repo, number) for repo, number, _ in closing_references(text, "pytorch/pytorch")] == [
         ("pytorch/pytorch", 1),
@@ -17,6 +18,8 @@ def test_closing_keywords_in_all_their_forms() -> None:
         ("pytorch/pytorch", 5),
         ("pytorch/pytorch", 6),
         ("pytorch/pytorch", 7),
+        ("pytorch/pytorch", 9),
+        ("pytorch/pytorch", 10),
     ]
 
 
@@ -93,6 +96,22 @@ def test_a_change_that_only_adds_a_test_is_part_of_the_story_not_its_fix() -> No
     assert relations(result[test.id], "tests") == [bug.id] and relations(result[test.id], "fixes") == []
     [story] = [e for e in select_focus(list(result.values()), PROFILE, 12) if bug.id in e.members]
     assert test.id in story.members
+
+
+def test_a_fix_a_reviewer_says_fixes_another_problem_is_only_related() -> None:
+    from pytorch_insight.model import Comment
+
+    bug = item(120, "torch.foo raises on float ranges")
+    doubted = Comment(author="reviewer", date="2026-04-09", body="Looks like this fixes another bug, not #120.")
+    change = item(121, "Fix torch.foo for integral outputs", body="Fixes #120", kind="pull_request", comments=[doubted])
+    result = run(bug, change)
+    assert relations(result[change.id], "fixes") == [] and relations(result[change.id], "related") == [bug.id]
+    assert relations(result[bug.id], "fixed_by") == []
+    # The report naming the change as its fix does not outweigh the reviewer either.
+    offered = item(122, "torch.bar raises on float ranges", "I opened a PR to fix this: #123")
+    named = item(123, "Fix torch.bar for integral outputs", kind="pull_request", comments=[doubted])
+    result = run(offered, named)
+    assert relations(result[offered.id], "fixed_by") == [] and relations(result[named.id], "fixes") == []
 
 
 def test_landed_commits_link_to_their_pr_and_to_the_issue_they_fix() -> None:

@@ -19,6 +19,9 @@ from tests.pipeline.helpers import item, run, texts
         ("[ROCm][inductor][UT] Preserve combo kernel options", "someone", "test-only change"),
         ("test: cover the empty-input path of a reduction", "someone", "adds tests only"),
         ("[dynamo] Add a regression test for generator graph breaks", "someone", "adds tests only"),
+        ("[docs] Fix the sampler example so its backward pass runs", "someone", "documentation-only change"),
+        ("[XPU] [Docs] Describe the device selection flags", "someone", "documentation-only change"),
+        ("DOC: Convert the optimizer pages to markdown", "someone", "documentation-only change"),
     ],
 )
 def test_each_kind_of_noise_is_marked_and_kept(title: str, author: str, reason: str) -> None:

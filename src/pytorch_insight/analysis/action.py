@@ -68,6 +68,8 @@ def suggest(
 def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Suggestion:
     """An issue (or a forum thread): tracked while open, checked for in your build once fixed."""
     own, refs = assessment.id, analysis.fix_refs
+    if analysis.superseded:  # a fix its thread says another change replaced is no fix to check for
+        refs = [ref for ref in refs if ref != analysis.said_in.get("superseded")]
     if analysis.fix_state == "landed":
         fix = refs[0] if refs else own
         if severe:

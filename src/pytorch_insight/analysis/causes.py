@@ -1,7 +1,8 @@
 """Root causes: the sentences of a story that explain a failure's mechanism, and only those.
 
-A sentence is a candidate when its author put it under a "Root cause" / "Cause" / "Why" heading, or
-when it carries a causal marker ("because", "due to", "the reason is" ...). A marker alone proves
+A sentence is a candidate when its author put it under a "Root cause" / "Cause" / "Why" heading,
+when it carries a causal marker ("because", "due to", "the reason is" ...), or when the next
+sentence says it brings harm about ("This leads to incorrect outputs"). A marker alone proves
 little: "because no error is raised, this silently corrupts ..." states an impact, "we removed it
 because it caused more harm than good" gives the reason for a change, "originally it seemed to be
 caused by X" a guess the author dropped. Such candidates are left out, and a candidate found by a
@@ -27,12 +28,30 @@ ROOT_CAUSE = re.compile(
     r"(?:crash|error|failure|bug|problem|issue|segfault|hang)\w* comes? from|"
     rf"{EFFECT}|"
     r"the (?:underlying|real|actual) (?:issue|problem|cause|bug)|"
+    # "The fused bias path is the problem.": a named part blamed, the sentence's whole point
+    r"(?<!\bthis )(?<!\bthat )(?<!\bit )(?<!\bwhich )(?:is|was|seems to be|appears to be) the "
+    r"(?:culprit|problem)(?=\W*$)|"
     # a regression's cause is the change that brought it
     r"bisect\w*\s+(?:\w+\s+)?(?:to|down to)|introduced (?:in|by) (?:pr |commit )?#?\d+|"
     r"(?:regress\w*|broke|broken) (?:in|by|since|after) (?:pr |commit )?#\d+)\b",
     re.I,
 )
 EFFECT_MARKER = re.compile(EFFECT, re.I)
+# Words that name harm: a failure, wrong values, a slowdown, a leak.
+HARM = re.compile(
+    r"\b(?:fail\w*|errors?|crash\w*|hang\w*|deadlock\w*|corrupt\w*|wrong|incorrect\w*|nans?|slow\w*|leak\w*|oom|"
+    r"out of memory|abort\w*|segfault\w*|illegal|mismatch\w*|diverg\w*|garbage)\b",
+    re.I,
+)
+# "resulting in fewer failures": harm avoided, which is a gain.
+SPARED = re.compile(r"\b(?:fewer|less|no|not|\w+n't|without|avoid\w*|prevent\w*)(?:\s+\S+){0,2}\s*$", re.I)
+# "The old code picked the kernel from the first tensor's type. This leads to incorrect outputs ...":
+# a sentence the next one names as what brings the harm about states the mechanism.
+LEADS_TO_HARM = re.compile(
+    r"^\W*(?:this|that|which|it)\s+(?:(?:then|in turn|eventually|can|could|may|will|would)\s+)?"
+    r"(?:leads?\s+to|led\s+to|causes?|caused|results?\s+in|resulted\s+in)\b",
+    re.I,
+)
 # A cause stated inside the summary's own sentence is given as its clause ("... because X"), so the
 # root cause says what the summary does not.
 CAUSE_CLAUSE_WORDS = 2
@@ -93,8 +112,25 @@ UNVERIFIED = re.compile(
     r"(?:verify|test|check|measure|benchmark|confirm|run)\b",
     re.I,
 )
+# "the assert trips on ranks 1-3 because the gather left out unchanged": why a check fails is what
+# the bug does (its symptom), not its mechanism.
+CHECK_FAILS = re.compile(
+    r"\b(?:assert\w*|comparisons?|allclose)\b[^.;]{0,40}?\b(?:fail\w*|trip\w*|fire\w*)\b", re.I
+)
+# "cpp_prefix.h — added the guard to the combine, which is the actual root cause": a change log's
+# line, which says where a change was made, not why the failure happens.
+CHANGE_LOG_LINE = re.compile(
+    r"^\W*[\w/.-]+\.(?:py|pyi|h|hpp|c|cc|cpp|cu|cuh|mm|m|metal|yaml|yml|txt|md|toml|json)\b\s*(?:[—–:(-]|\bis\b)"
+)
+# "A hang here is worse than a crash, because no log gets written": why a failure is bad (its
+# weight), not how it comes about.
+WHY_IT_MATTERS = re.compile(
+    r"\b(?:worse|better|more (?:serious|severe|dangerous|harmful)|(?:so |especially |particularly )?bad|harmful|"
+    r"annoying|problematic|important)\b[^.;:]{0,25}$",
+    re.I,
+)
 # "Fixes #123 - <the issue's title>": a closing reference, which names the problem, not its cause.
-CLOSING_LINE = re.compile(r"^\W*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*(?:[\w.-]+/[\w.-]+)?#\d+", re.I)
+CLOSING_LINE = re.compile(r"^\W*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b[\s:*]*(?:[\w.-]+/[\w.-]+)?#\d+", re.I)
 # "Because no error is raised, ...": why a failure goes unnoticed (its impact), not its mechanism.
 SILENT_CLAUSE = re.compile(
     r"^(?:because|due to)\s+(?:there is\s+|there's\s+)?(?:no|nothing)\s+(?:\w+\s+){0,2}"
@@ -115,7 +151,20 @@ def root_cause_sentences(bodies: list[Body], thread: list[str]) -> tuple[list[st
         if explicit and sentences(explicit):
             return sentences(explicit), True
     texts = ["\n\n".join(body.sections.values()) for body in bodies] + thread
-    return [s for text in texts for s in sentences(text) if ROOT_CAUSE.search(s)], False
+    found = []
+    for text in texts:
+        said = sentences(text)
+        for n, sentence in enumerate(said):
+            if ROOT_CAUSE.search(sentence) or (n + 1 < len(said) and brings_harm(said[n + 1])):
+                found.append(sentence)
+    return found, False
+
+
+def brings_harm(sentence: str) -> bool:
+    """The sentence opens by saying that what came before leads to harm (not to harm avoided)."""
+    lead = LEADS_TO_HARM.match(sentence)
+    harm = HARM.search(sentence, lead.end()) if lead else None
+    return harm is not None and not SPARED.search(sentence, 0, harm.start())
 
 
 def root_causes(
@@ -143,7 +192,11 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
     """The marker introduces something other than the failure's cause."""
     before = sentence[: marker.start()]
     return bool(
-        CLOSING_LINE.match(sentence)
+        quoted(before)  # 'printed "Aborting due to timeout"': a program's message, not the author's account
+        or CLOSING_LINE.match(sentence)
+        or CHANGE_LOG_LINE.match(sentence)
+        or CHECK_FAILS.search(before)
+        or WHY_IT_MATTERS.search(before)
         or NOT_A_FAILURE.search(before)
         or HIT_TOO.search(before)
         or EXPECTATION.search(before)
@@ -159,6 +212,11 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or SILENT_CLAUSE.match(sentence[marker.start() :])
         or EVIDENCE_CLAUSE.match(sentence[marker.start() :])
     )
+
+
+def quoted(before: str) -> bool:
+    """What follows `before` stands inside a quotation or a code span it opened."""
+    return before.count('"') % 2 == 1 or before.count("`") % 2 == 1 or before.count("“") > before.count("”")
 
 
 def model_agrees(roles: RoleModel, sentence: str) -> bool:

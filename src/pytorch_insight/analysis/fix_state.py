@@ -120,7 +120,10 @@ def _last_command(item: Item, profile: Profile, patterns: list[str], failed: re.
 # "Superseded by #N", "closing in favour of #N", "I will abandon this PR": the change did not land.
 SUPERSEDED = re.compile(
     r"\b(?:superseded by|replaced by|clos(?:e|ing)(?: this)? in favou?r of|"
-    r"abandon(?:ed|ing)? this (?:pr|change|diff)|(?:will|going to) abandon)\b",
+    r"abandon(?:ed|ing)? this (?:pr|change|diff)|(?:will|going to) abandon|"
+    # "we'll merge the other PR instead", "landing #N instead"
+    r"(?:land|landing|merge|merging|go with|going with)\s+(?:this|that|the other(?: one| pr| change)?|#\d+)\s+"
+    r"instead)\b",
     re.I,
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pytorch_insight.analysis.causes import CLOSING_LINE
+from pytorch_insight.analysis.causes import CLOSING_LINE, HARM, SPARED
 from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import bounded, parse_body, section, sentences
@@ -47,13 +47,6 @@ CONSEQUENCE = re.compile(
     r"as a result,?|this (?:causes|caused|leads to|led to|results in))\s+",
     re.I,
 )
-HARM = re.compile(
-    r"\b(?:fail\w*|errors?|crash\w*|hang\w*|deadlock\w*|corrupt\w*|wrong|incorrect\w*|nans?|slow\w*|leak\w*|oom|"
-    r"out of memory|abort\w*|segfault\w*|illegal|mismatch\w*|diverg\w*|garbage)\b",
-    re.I,
-)
-# "resulting in fewer failures": harm avoided, which is a gain.
-SPARED = re.compile(r"\b(?:fewer|less|no|not|\w+n't|without|avoid\w*|prevent\w*)(?:\s+\S+){0,2}\s*$", re.I)
 
 # A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
 IMPACT_LEAD = re.compile(rf"^(?:{'|'.join(map(re.escape, ROLE_HEADINGS['impact']))})\s*:\s*(?=\S)", re.I)

@@ -66,8 +66,9 @@ HARDWARE = re.compile(
     r"\b(?:[HB]\d{2,3}|GB\d{3}|A100|A10G?|L40S?|L4|V100|T4|MI\d{3}X?|gfx\d{3,4}|"
     r"Apple M[1-5](?: (?:Pro|Max|Ultra))?|RTX ?\d{4}|TPU ?v\d\w?|Gaudi ?\d?)\b"
 )
+# "2.5-4x" is one range, kept whole.
 NUMBER = re.compile(
-    r"(?<![\w.])[~+\-]?\d+(?:\.\d+)?\s?(?:ms|µs|us|sec|GiB|GB|MiB|MB|%|x|tok/s|tokens/s|TFLOPS|GB/s|it/s)(?![\w/]|\.\.)"
+    r"(?<![\w.])[~+\-]?\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?\s?(?:ms|µs|us|sec|GiB|GB|MiB|MB|%|x|tok/s|tokens/s|TFLOPS|GB/s|it/s)(?![\w/]|\.\.)"
 )
 # Numbers, error lines and comparisons are read from the whole body: each pattern starts only where
 # a number or a line starts, so a run of digits or blank lines is read once (linear in the body).
@@ -309,6 +310,8 @@ CHANGE_OPENING = re.compile(
     r"^(?:this (?:pr|change|diff|commit|patch)\b|"
     r"this (?:adds|bundles|changes|enables|disables|ensures|extends|fixes|implements|introduces|makes|moves|"
     r"removes|replaces|switches|updates|uses)\b|"
+    # "This is implemented for both backends", "It is now handled in the caller": the change, done
+    r"(?:this|it) (?:is|was|has been) (?:now )?(?:implemented|added|done|handled|fixed|addressed)\b|"
     # the author's own account of the change: "I've fixed this by adding ...", "We have added ..."
     r"(?:i|we)(?:'ve| have)?\s+(?:\w+\s+)?(?:fixed|added|changed|updated|implemented|made|moved|replaced|removed)\b|"
     r"(?:add|adds|allow|avoid|bump|bundle|cast|change|changes|clamp|compute|delete|disable|drop|enable|ensure|"
@@ -336,9 +339,10 @@ def facts(item: Item, body: Body) -> Facts:
         hardware=_distinct(HARDWARE.findall(text))[:4],
         numbers=_distinct(" ".join(n.split()) for n in NUMBER.findall(text))[:8],
         comparisons=comparisons(text),
+        # An inline error quoted across a line break is one line of the report.
         errors=_most_specific(
             ERROR_LINE.findall("\n".join(body.code_blocks))
-            + INLINE_ERROR.findall(text)
+            + [" ".join(error.split()) for error in INLINE_ERROR.findall(text)]
             + ERROR_LINE.findall(bounded(item.body))
         )[:3],
         files=[FileChange.model_validate(f) for f in (item.model_extra or {}).get("files", [])],

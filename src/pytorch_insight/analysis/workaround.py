@@ -17,7 +17,7 @@ WORKAROUND = re.compile(
 )
 # A sentence opening on something the user does, whose effect is that the problem stays away.
 USER_CHANGE = re.compile(
-    r"^\W*(?:removing|using|setting|disabling|enabling|switching|replacing|adding|wrapping|surrounding|"
+    r"^\W*(?:(?:also|however|but|and|alternatively),?\s+)?(?:removing|using|setting|disabling|enabling|switching|replacing|adding|wrapping|surrounding|"
     r"calling|passing|reducing|increasing|installing|downgrading|pinning|reverting|moving|running|casting|"
     r"converting|changing|turning (?:off|on)|commenting out)\b(.{0,120}?)\b(?:avoids?|prevents?|eliminates?|"
     r"fixes|resolves?|works? around|gets? rid of|circumvents?|bypass(?:es)?|makes? (?:it|them) (?:work|pass)|"
@@ -25,14 +25,23 @@ USER_CHANGE = re.compile(
     re.I,
 )
 # "The leak does not occur with a single worker", "the kernel runs correctly with a padded input",
-# "the same model works with the `debug` backend", "the reference backend produces correct results".
+# "the same model works with the `debug` backend", "the reference backend produces correct results",
+# "the error goes away without the flag", "it works again after downgrading to the older release".
 STAYS_AWAY_IF = re.compile(
     r"\b(?:does not|doesn't|do not|don't|did not|didn't) (?:happen|occur|reproduce|crash|fail|hang)\w* "
     r"(?:if|when|with(?:out)?|after|once)\b|"
+    r"\b(?:goes|go|went) away (?:if|when|with(?:out)?|after|once|by)\b|"
+    r"\b(?:works?|worked|runs?|passes) (?:again |fine |correctly )?after (?:downgrading|reverting|pinning|"
+    r"rolling back|switching|installing)\b|"
     r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once)\b|"
     r"\b(?:works?|runs?|passes|succeeds?) (?:fine |correctly )?(?:with|under|using) (?:the )?\S+ backend\b|"
     r"\bbackend (?:produces|gives|returns) (?:the )?(?:correct|right|expected)\b",
     re.I,
+)
+# "..., which was the usual workaround for the slow 3-D kernel": the failing code is itself a way
+# around another limit, which tells why users write it, not how to avoid the failure.
+ANOTHER_LIMIT = re.compile(
+    r"\bwhich (?:is|was) (?:a |an |the )?(?:\w+ )?work-?around\b|\bwork-?around (?:given|because of|due to)\b", re.I
 )
 NEGATION = re.compile(r"\b(?:not|never|no longer|neither|nor)\b|n't\b", re.I)
 NEGATION_REACH = 16  # characters before a "works fine with" that can deny it ("doesn't work fine with")
@@ -56,8 +65,21 @@ def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) 
     return "", ""
 
 
+# "Found one workaround for you.", "Here is a workaround:": it announces one, the next words give it.
+ANNOUNCED = re.compile(
+    r"^\W*(?:(?:i|we)(?:'ve| have)?\s+found|found|there(?:'s| is)|here(?:'s| is)|i have|we have)\s+"
+    r"(?:one|a|an|the)?\s*(?:possible\s+|simple\s+|temporary\s+|quick\s+)?work-?around(?:\s+for\s+(?:you|now))?\W*$",
+    re.I,
+)
+
+
 def names_workaround(sentence: str) -> bool:
-    return bool(WORKAROUND.search(sentence)) and not REQUEST.search(sentence)
+    return (
+        bool(WORKAROUND.search(sentence))
+        and not REQUEST.search(sentence)
+        and not ANOTHER_LIMIT.search(sentence)
+        and not ANNOUNCED.match(sentence)
+    )
 
 
 def keeps_problem_away(sentence: str) -> bool:

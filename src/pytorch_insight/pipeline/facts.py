@@ -76,9 +76,6 @@ class Fact:
     # (the learned judgement's leaning towards a class that tempers a problem, learned.py)
     source: str = "text"
     confidence: float = 1.0  # the learned judgement's probability for a "model" fact
-    # The title, when it states the kind too: one line says what the thread is about, and the
-    # evidence above (the description's sentence) says more.
-    headline: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,10 +120,10 @@ class FactExtractor:
         found: list[Fact] = []
         seen: set[str] = set()
 
-        def add(kind: str, evidence: str, detail: str = "", source: str = "text", headline: str = "") -> None:
+        def add(kind: str, evidence: str, detail: str = "", source: str = "text") -> None:
             if kind not in seen:
                 seen.add(kind)
-                found.append(Fact(kind, shorten(evidence, EVIDENCE_LIMIT), detail, source, headline=headline))
+                found.append(Fact(kind, shorten(evidence, EVIDENCE_LIMIT), detail, source))
 
         if RFC_TAG.search(title) or item.kind == "rfc":
             add("design", title, "RFC")
@@ -147,7 +144,7 @@ class FactExtractor:
             def titled(kind: str, evidence: str, detail: str = "") -> None:
                 said = stated.get(kind)
                 if said is not None and kind not in MAGNITUDES and _says_more(said[0], title):
-                    add(kind, *said, headline=shorten(title, EVIDENCE_LIMIT))
+                    add(kind, *said)
                 else:
                     add(kind, evidence, detail)
 

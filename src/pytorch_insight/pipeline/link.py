@@ -8,13 +8,16 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence, Set
 
 from pytorch_insight.guard import guard
-from pytorch_insight.model import github_item_id
+from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.fuse import cherry_picked
 from pytorch_insight.text import shorten
 
-# "Fixes #N", "closes o/r#N", "Fixes <issue URL>", "Partial fix of <url>", "fix for #N".
-CLOSING = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b\s*:?\s*(?:(?:of|for)\s+)?", re.I)
+# "Fixes #N", "closes o/r#N", "Fixes <issue URL>", "Partial fix of <url>", "fix for #N", and the
+# keyword set in bold ("**Fixes**: #N", "**Fixes:** #N").
+CLOSING = re.compile(
+    r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b(?:\*\*)?\s*:?(?:\*\*)?\s*(?:(?:of|for)\s+)?", re.I
+)
 # Weaker forms, read as a fix only in a change that presents itself as a fix: "(Issue #N)",
 # "referencing #N", "for #N", "issue: #N".
 FIX_MENTION = re.compile(r"(?:\(\s*|\b)(?:issue|referenc(?:es|ing)|for)\b\s*:?\s*(?=#\d|https?://github\.com/)", re.I)
@@ -52,6 +55,15 @@ FIX_OFFERED = re.compile(
     r"(?:i|we)(?:'ve| have)? (?:opened|sent|submitted|created|put up) an? (?:pr|pull request|fix|patch)|"
     r"(?:pr|pull request|patch) (?:to fix|that fixes|with (?:a|the) fix)|"
     r"fix(?:ed)? (?:is )?(?:in|at|by)\s+(?:#|https?://))",
+    re.I,
+)
+# "this fixes a different bug than the one in the issue", "it doesn't actually fix the issue": a
+# reviewer says the change is no fix of the report it names, which then stays only related.
+FIX_DISPUTED = re.compile(
+    r"\bfix(?:es|ed)? (?:a |an |the )?(?:different|other|another) (?:problem|issue|bug)|"
+    r"\bfix(?:es|ed)? (?:a |the )?(?:problem|issue|bug) (?:different|other) (?:than|from)|"
+    r"\b(?:does|did)(?: not|n['’]t) (?:actually |really )?(?:fix|address|solve|resolve) (?:the |this )?"
+    r"(?:reported |original )?(?:issue|problem|bug)\b",
     re.I,
 )
 CHANGE_KINDS = ("pull_request", "commit")
@@ -160,6 +172,8 @@ def link_fixes(
         # belongs to the issue's story, and is not its fix.
         tests_only = any(r.code in fixing_nothing for r in assessment.noise)
         fixes, fixed_by = ("tests", "tested_by") if tests_only else ("fixes", "fixed_by")
+        if disputed(item):
+            fixes = fixed_by = "related"
         body = item.body or ""
         origin = "landed commit message" if item.kind == "commit" else "PR body"
         targets = [((r, n), f'closing keyword in {origin}: "{q}"') for r, n, q in closing_references(body, item.repo)]
@@ -207,14 +221,21 @@ def link_offered_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, As
         if len(changes) != 1:
             continue  # several PRs named: which one fixes it is not said
         target = changes.pop()
-        if any(r.target == target and r.type == "fixed_by" for r in assessment.relations):
-            continue  # the PR names the issue itself
+        if any(r.target == target and r.type in ("fixed_by", "related") for r in assessment.relations):
+            continue  # the PR names the issue itself (as its fix, or as one a reviewer says it does not fix)
+        if disputed(by_id[target].item):
+            continue
         line_start = item.body.rfind("\n", 0, said.start()) + 1
         line_end = item.body.find("\n", said.end())
         line = item.body[line_start : line_end if line_end >= 0 else None]
         evidence = f'the issue names its fix: "{_quote(line)}"'
         assessment.relate("fixed_by", target, evidence)
         by_id[target].relate("fixes", assessment.id, evidence)
+
+
+def disputed(change: Item) -> bool:
+    """A comment on the change says it fixes another problem than the one it names."""
+    return any(FIX_DISPUTED.search(comment.body or "") for comment in change.comments)
 
 
 def _reference_id(match: re.Match[str], repo: str | None) -> str:

@@ -31,6 +31,8 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"|(?:wrong|incorrect|invalid|corrupt(?:ed)?|garbage|bogus|inconsistent|mismatched)(?:/\w+)?\s+(?:\w+\s+)?"
         r"(?:results?|outputs?|values?|"
         r"gradients?|grads?|answers?|numerics|data|losses)"
+        # "incorrect output strides": a tensor's metadata, which checks catch, not its values
+        r"(?!\s+(?:strides?|shapes?|sizes?|dtypes?|layouts?|(?:memory\s+)?formats?|devices?|names?|metadata|types?)\b)"
         r"|(?:eager|compiled?)\s*(?:/|and|vs\.?|versus)\s*(?:eager|compiled?)\s+(?:\w+\s+){0,2}"
         r"(?:mismatch\w*|disagree\w*|differ\w*|divergen\w*)"
         r"|(?:mismatch\w*|disagree\w*|differ\w*)\s+(?:between|from)\s+(?:the\s+)?(?:eager|compiled?)"
@@ -232,7 +234,9 @@ LISTING_PAIRS = 4
 MAGNITUDE = re.compile(
     rf"(?:(?:from\s+{NUMBER}\s*{UNIT}?\s+to\s+{NUMBER}\s*{UNIT}?|{NUMBER}\s*{UNIT}?\s*(?:->|→|=>)\s*{NUMBER}\s*{UNIT}?"
     rf"|{NUMBER}\s*{UNIT}?\s+(?:vs\.?|versus)\s+{NUMBER}\s*{UNIT}?){COUNTED}"
-    rf"|[+\-]?{NUMBER}\s*(?:%|x\b|×)|{NUMBER}\s*(?:ms|µs|us|s|secs?|seconds|mins?|minutes|hours|gb|gib|mb|mib|kib|"
+    # "2.5-4x slower" is a range, whole; a sign is one only where no number stands before it
+    rf"|{NUMBER}\s*(?:%|x|×)?\s*[-–]\s*{NUMBER}\s*(?:%|x\b|×)|(?<![\d.])[+\-]?{NUMBER}\s*(?:%|x\b|×)"
+    rf"|{NUMBER}\s*(?:ms|µs|us|s|secs?|seconds|mins?|minutes|hours|gb|gib|mb|mib|kib|"
     rf"tps|tok/s|tokens/s|tflops|gb/s)\b)"
 )
 # What turns a failure word into a design statement, a denial or a hypothesis.
@@ -289,10 +293,22 @@ NEGATIONS_ANYWHERE = re.compile(r"\b(?:no (?:behaviou?r|functional|user-facing) 
 
 # A sentence states the same facts wherever it stands: template lines, bot boilerplate and a commit's
 # copy of its PR's description recur across a window, and each distinct sentence is read once.
+# "WARNING: this will be slower than ...", "UserWarning: ...", a glog "W0512 19:16:17 ..." line: what
+# a program warns of, printed, not what happened.
+PROGRAM_WARNING = re.compile(r"^\W*(?:WARNING\b|[A-Z]\w*Warning:|W\d{4} \d\d:\d\d)")
+# "`setTimeout, shrink, shutdown, abort`": a code span that lists names. Its words name functions,
+# state nothing, and are blanked (keeping every offset) before the phrases are read.
+NAME_LIST = re.compile(r"`[\w.:]+(?:\(\))?(?:,\s*[\w.:]+(?:\(\))?)+`")
+
+
 @lru_cache(maxsize=4096)
 def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
     """(kind, the words that state it) for each fact the sentence states, in the order they are added."""
+    if PROGRAM_WARNING.match(sentence):
+        return ()
     lowered = sentence.lower()
+    if "`" in lowered and "," in lowered:
+        lowered = NAME_LIST.sub(lambda names: "`" + "_" * (len(names.group(0)) - 2) + "`", lowered)
     if ("no" in lowered or "nfc" in lowered) and NEGATIONS_ANYWHERE.search(lowered):
         return ()
     # A link's digits are no measurement ("…/Graph.cpp#L447%C2%A0" reads as 447%).

@@ -26,6 +26,7 @@ import numpy
 
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.guard import guard
+from pytorch_insight.text import BOILERPLATE
 
 # What the model reads of an item: the title and the beginning of the description, where a report
 # states its problem (on the corpus's time split 600 characters read better than 1,200 or 400, and
@@ -48,10 +49,14 @@ def read_body(body: str | None, limit: int = TEXT_LIMIT) -> str:
     return _before_environment(body or "")[:limit]
 
 
-# The model reads a description, and its evidence is quoted from a longer cut of the same one.
+# The model reads a description, and its evidence is quoted from a longer cut of the same one. A
+# ghstack's list of its members, a cc list of people and the merge bot's lines say nothing of what
+# happens, and a stack's list alone can fill the part of a PR's description the model reads.
 @lru_cache(maxsize=16)
 def _before_environment(body: str) -> str:
     head = body[: 4 * TEXT_LIMIT]
+    if guard(BOILERPLATE).may_match(head):
+        head = BOILERPLATE.sub("", head).lstrip()
     return ENVIRONMENT.sub("", head) if guard(ENVIRONMENT).may_match(head) else head
 
 

@@ -73,8 +73,8 @@ class Narrator:
                 p=fact.detail.removeprefix("p="),
                 quote=excerpt(fact.evidence, "", QUOTE),
             )
-        if fact.headline:  # one line: the title that states it, not the longer sentence behind it
-            return self.t("quoted", text=shorten(fact.headline, QUOTE))
+        # The description's sentence, where it states the kind too: the title alone says nothing the
+        # entry's heading does not.
         return self.t("quoted", text=excerpt(fact.evidence, fact.detail, QUOTE))
 
     def context(self, facts: Sequence[Fact], said: str = "") -> str:
