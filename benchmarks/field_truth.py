@@ -83,6 +83,10 @@ HELD_OUT = (
     "week 08-04..08-10",
     "week 08-03..08-09",
     "week 03-24..03-30",
+    "week 09-07..09-13",
+    "week 10-06..10-12",
+    "week 07-06..07-12",
+    "week 04-28..05-04",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

@@ -324,6 +324,10 @@ def test_an_umbrella_states_where_its_tracked_issues_stand_and_borrows_no_cause(
         "Run it on four ranks and the assertion fails on ranks 1 to 3, because the gather did not write `out`.",
         # a change log's line names where a change went
         "kernels.cu — added the bounds check to the tail loop, which is the real root cause of the overflow.",
+        # a guess, which a quoted clause would give without its hedge
+        "The hook is a no-op. I'm guessing it was disabled because the reducer is built later.",
+        # what the wrong output holds
+        "The unbound view is wrong because it also includes the rows the mask dropped.",
         # a program's message that holds a causal word
         'On teardown the launcher logs "Stopping worker due to timeout" although none timed out.',
         # why a failure is bad, not how it comes about
@@ -337,6 +341,8 @@ def test_a_cause_ruled_out_or_pointed_elsewhere_is_no_root_cause(sentence: str) 
 def test_a_stated_cause_is_still_one() -> None:
     sentence = "The kernel reads past the buffer because the stride is computed from the padded size."
     assert root_causes([sentence], "") == [sentence]
+    explained = "The reason why is the scheduler assumes dense layouts when it reuses a buffer."
+    assert root_cause_sentences([parse_body(f"It fails on sparse outputs. {explained}")], [])[0] == [explained]
     blamed = "The fused epilogue path is the culprit."
     assert root_cause_sentences([parse_body(f"It fails on odd sizes. {blamed}")], [])[0] == [blamed]
     assert root_cause_sentences([parse_body("It fails on odd sizes. This is the problem.")], []) == ([], False)
@@ -453,6 +459,10 @@ def test_a_pr_the_thread_announces_without_naming_it_is_said_to_exist() -> None:
     )
     assert analysis.fix_state == "none" and analysis.pr_mentioned == "contributor: “opened a pull request”"
     assert analysis.said_in["pr_mentioned"] == ranked[0].id
+    at_hand = Comment(author="maintainer", date="2026-04-09", body="Thanks! We've got a draft PR that pads the input.")
+    [ranked] = assess([issue.model_copy(update={"comments": [at_hand]})], PROFILE)
+    context = AnalysisContext(PROFILE, PROFILE.reader(None), {ranked.id: ranked})
+    assert RuleAnalyser().analyse(ranked, context, False).pr_mentioned == "maintainer: “We've got a draft PR”"
 
 
 def test_a_remark_after_the_repro_is_no_summary_of_a_description_that_opens_with_none() -> None:

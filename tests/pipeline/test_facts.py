@@ -103,6 +103,7 @@ def test_a_change_of_setup_or_a_listing_of_settings_is_no_measurement() -> None:
     listing = "Host info: Arch: aarch64 Cores: 96 Max MHz: 3000 Boost: 100% faster builds"
     assert "gain" not in facts(body=listing) and "measured" not in facts(body=listing)
     assert facts(body="Step time went from 40 ms to 31 ms on 8 GPUs.")["gain"] == "from 40 ms to 31 ms"
+    assert "measured" not in facts(body="The slowdown appeared between nightlies 03/11→03/12 on the benchmark.")
 
 
 def test_a_printed_warning_a_list_of_names_and_a_tensor_s_metadata_state_no_problem() -> None:
@@ -111,6 +112,26 @@ def test_a_printed_warning_a_list_of_names_and_a_tensor_s_metadata_state_no_prob
     assert "crash" in facts(body="The worker crashes inside `shutdown, abort` handling.")
     assert "wrong_result" not in facts(body="The decomposition produces incorrect output strides for this layout.")
     assert "wrong_result" in facts(body="The decomposition produces incorrect output values for this layout.")
+
+
+def test_memory_kept_values_off_the_rails_and_reads_past_the_end_in_plain_words() -> None:
+    assert facts("[Pipeline] Saved activations not released after the backward pass")["memory"]
+    assert "memory" not in facts(body="The change makes sure staging buffers are not freed too early.")
+    assert facts("Fused attention sometimes returns non-finite values on the new GPU")["wrong_result"]
+    assert facts("The pooling op is not handling negative zeros correctly")["wrong_result"]
+    assert facts(body="Rows near the int32 limit cause an illegal memory read in the kernel.")["hard_crash"]
+    assert facts("Compiled gather silently reads out of bounds for offset views")["hard_crash"]
+    assert "error" not in facts(body="Ideally this error would name the unsupported dtype.")
+    assert "wrong_result" not in facts("[Fuzzer][Eager/Compile Divergence] Shapes s3 and u1 must agree in dim 0")
+    assert facts("Eager and compiled results differ for the scan op")["wrong_result"]
+    assert "wrong_result" not in facts(body="The pass was incorrectly skipping `fused_v2` nodes with fp8 inputs.")
+    expected = (
+        "The mps result differs for some inputs. CPU floor division follows Python semantics, for example:\n"
+        "- inf / 1.0 produces NaN\n- -inf / 1.0 produces NaN\n"
+    )
+    assert "wrong_result" not in facts(body=expected)
+    assert "error" not in facts(body="Methods forwarded now: getLastError, connectDevice, shutdown")
+    assert facts(body="It fails with RuntimeError: device not found")["error"]
 
 
 def test_a_graph_s_node_count_is_no_cluster() -> None:

@@ -24,7 +24,7 @@ from pytorch_insight.text import REQUEST, Body, section, sentences
 EFFECT = r",\s*(?:which (?:causes|caused|leads to|led to|results in|resulted in)|leading to|resulting in|causing)"
 ROOT_CAUSE = re.compile(
     r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
-    r"this happens (?:when|because)|the reason (?:is|was)|stems from|originates (?:from|in)|"
+    r"this happens (?:when|because)|the reason (?:why )?(?:is|was)|stems from|originates (?:from|in)|"
     r"(?:crash|error|failure|bug|problem|issue|segfault|hang)\w* comes? from|"
     rf"{EFFECT}|"
     r"the (?:underlying|real|actual) (?:issue|problem|cause|bug)|"
@@ -55,6 +55,8 @@ LEADS_TO_HARM = re.compile(
 # A cause stated inside the summary's own sentence is given as its clause ("... because X"), so the
 # root cause says what the summary does not.
 CAUSE_CLAUSE_WORDS = 2
+# "I'm guessing that it was disabled because ...": a guess, given without its hedge once quoted as a clause.
+GUESSED = re.compile(r"\b(?:i'?m guessing|i guess|i suspect|my guess|my hunch|presumably|i think|i believe)\b", re.I)
 # "originally it seemed to be caused by X. However, the underlying issue ...": a cause the author let go.
 ABANDONED = re.compile(r"\b(?:originally|initially|at first|we thought|I thought)\b", re.I)
 # "is not caused by X", "not due to", "isn't because": a cause ruled out, not one named.
@@ -131,6 +133,13 @@ WHY_IT_MATTERS = re.compile(
 )
 # "Fixes #123 - <the issue's title>": a closing reference, which names the problem, not its cause.
 CLOSING_LINE = re.compile(r"^\W*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b[\s:*]*(?:[\w.-]+/[\w.-]+)?#\d+", re.I)
+# "... is wrong because it also includes the masked rows": what the wrong output holds (the symptom
+# again), not how it comes about.
+RESULT_CLAUSE = re.compile(
+    r"^(?:because|since)\s+(?:it|they|the (?:output|result|value|tensor)s?)\s+(?:also\s+|still\s+|now\s+)?"
+    r"(?:includes?|contains?|has|have|holds?|returns?|shows?|gives?)\b",
+    re.I,
+)
 # "Because no error is raised, ...": why a failure goes unnoticed (its impact), not its mechanism.
 SILENT_CLAUSE = re.compile(
     r"^(?:because|due to)\s+(?:there is\s+|there's\s+)?(?:no|nothing)\s+(?:\w+\s+){0,2}"
@@ -142,6 +151,32 @@ SILENT_CLAUSE = re.compile(
 # this probability. Chosen on the tuned weeks of the field-truth benchmark.
 OTHER_ROLE = 0.5
 NOT_CAUSE_ROLES = ("impact", "expected", "actual", "repro", "test_plan", "versions", "summary")
+
+
+# "Match the reference decomposition by computing ...", "This PR makes ...": the fix's opening says
+# what the change does, which is no statement of what was wrong; nor is "we need to special-case
+# size 0" (the change to make).
+CHANGE_OPENING = re.compile(
+    r"^(?:this (?:pr|change|diff|commit|patch)\b|"
+    r"this (?:adds|bundles|changes|enables|disables|ensures|extends|fixes|implements|introduces|makes|moves|"
+    r"removes|replaces|switches|updates|uses)\b|"
+    # "This is implemented for both backends", "It is now handled in the caller": the change, done
+    r"(?:this|it) (?:is|was|has been) (?:now )?(?:implemented|added|done|handled|fixed|addressed)\b|"
+    # the author's own account of the change: "I've fixed this by adding ...", "We have added ..."
+    r"(?:i|we)(?:'ve| have)?\s+(?:\w+\s+)?(?:fixed|added|changed|updated|implemented|made|moved|replaced|removed)\b|"
+    r"(?:add|adds|allow|avoid|bump|bundle|cast|change|changes|clamp|compute|delete|disable|drop|enable|ensure|"
+    r"expose|extend|fix|fixes|guard|handle|implement|include|introduce|keep|make|makes|match|move|pass|"
+    r"preserve|refactor|register|remove|rename|replace|return|revert|set|skip|support|switch|update|upgrade|"
+    r"use|uses|wrap)\b)",
+    re.I,
+)
+CHANGE_PLAN = re.compile(r"^(?:[^,.;]{0,60},\s*)?(?:we|i) (?:need|needed|have|had|want|wanted) to\b", re.I)
+
+
+def describes_change(sentence: str) -> bool:
+    """The sentence says what a change does or must do, not what goes wrong."""
+    plain = sentence.lstrip("[]`*# ")
+    return bool(CHANGE_OPENING.match(plain) or CHANGE_PLAN.match(plain))
 
 
 def root_cause_sentences(bodies: list[Body], thread: list[str]) -> tuple[list[str], bool]:
@@ -196,6 +231,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or CLOSING_LINE.match(sentence)
         or CHANGE_LOG_LINE.match(sentence)
         or CHECK_FAILS.search(before)
+        or GUESSED.search(before)
         or WHY_IT_MATTERS.search(before)
         or NOT_A_FAILURE.search(before)
         or HIT_TOO.search(before)
@@ -211,6 +247,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or UNVERIFIED.search(before)
         or SILENT_CLAUSE.match(sentence[marker.start() :])
         or EVIDENCE_CLAUSE.match(sentence[marker.start() :])
+        or RESULT_CLAUSE.match(sentence[marker.start() :])
     )
 
 

@@ -52,7 +52,10 @@ def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixStat
 MERGE_QUOTE = 80
 # "I have created a PR for this": a fix the thread announces without naming it.
 PR_OPENED = re.compile(
-    r"\b(?:created|opened|submitted|raised|sent|put up|filed)\s+(?:a|the|an)\s+(?:\w+\s+)?(?:pr|pull request)\b",
+    r"\b(?:created|opened|submitted|raised|sent|put up|filed)\s+(?:a|the|an)\s+(?:\w+\s+)?(?:pr|pull request)\b|"
+    # "we've got a draft PR for this": one its author speaks of, not yet linked
+    r"\b(?:i|we)(?:'ve|'m| have| am| are)?\s+(?:got\s+|working on\s+)?(?:a|an)\s+(?:working\s+|draft\s+|local\s+)?"
+    r"(?:pr|pull request)\b",
     re.I,
 )
 
@@ -75,7 +78,8 @@ def pr_named(item: Item, profile: Profile) -> str:
 
 
 def pr_mentioned(item: Item, profile: Profile) -> str:
-    """ "author: words" of the first comment saying a PR was opened for this issue, "" if none does."""
+    """ "author: words" of the first comment saying a PR was opened (or is at hand) for this issue, "" if
+    none does."""
     for comment in item.comments:
         if not profile.is_bot(comment.author) and (match := PR_OPENED.search(comment.body or "")):
             return f"{comment.author or '?'}: “{shorten(match.group(0), MERGE_QUOTE)}”"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pytorch_insight.analysis.causes import CLOSING_LINE, HARM, SPARED
+from pytorch_insight.analysis.causes import CLOSING_LINE, HARM, SPARED, describes_change
 from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import bounded, parse_body, section, sentences
@@ -77,6 +77,7 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
                 and fact.source == "text"  # a model's fact quotes the sentence that weighs most, not one that states it
                 and (fact.evidence != own_title or (fixing and assessment.item.kind not in CHANGES))
                 and _plain(fact.evidence)
+                and not describes_change(fact.evidence)  # "Disable the fast kernel due to accuracy issues"
             ):
                 found.append(fact.evidence)
     return found

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
+from pytorch_insight.analysis.causes import describes_change, root_cause_sentences, root_causes
 from pytorch_insight.analysis.fix_state import (
     fix_state,
     fixed_said,
@@ -301,29 +301,7 @@ def mechanism_sentences(item: Item, body: Body) -> list[str]:
 
 
 FINISHED = (".", "!", "?", ":", ")", "`", '"', "'", "]", ">", "*")
-
-
 IMPACT_AGAIN = 200
-# "Match the reference decomposition by computing ...", "This PR makes ...": the fix's opening says
-# what the change does, which is no statement of what was wrong.
-CHANGE_OPENING = re.compile(
-    r"^(?:this (?:pr|change|diff|commit|patch)\b|"
-    r"this (?:adds|bundles|changes|enables|disables|ensures|extends|fixes|implements|introduces|makes|moves|"
-    r"removes|replaces|switches|updates|uses)\b|"
-    # "This is implemented for both backends", "It is now handled in the caller": the change, done
-    r"(?:this|it) (?:is|was|has been) (?:now )?(?:implemented|added|done|handled|fixed|addressed)\b|"
-    # the author's own account of the change: "I've fixed this by adding ...", "We have added ..."
-    r"(?:i|we)(?:'ve| have)?\s+(?:\w+\s+)?(?:fixed|added|changed|updated|implemented|made|moved|replaced|removed)\b|"
-    r"(?:add|adds|allow|avoid|bump|bundle|cast|change|changes|clamp|compute|delete|disable|drop|enable|ensure|"
-    r"expose|extend|fix|fixes|guard|handle|implement|include|introduce|keep|make|makes|match|move|pass|"
-    r"preserve|refactor|register|remove|rename|replace|return|revert|set|skip|support|switch|update|upgrade|"
-    r"use|uses|wrap)\b)",
-    re.I,
-)
-
-
-def describes_change(summary: str) -> bool:
-    return bool(CHANGE_OPENING.match(summary.lstrip("[]`*# ")))
 
 
 def facts(item: Item, body: Body) -> Facts:

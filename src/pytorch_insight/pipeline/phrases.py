@@ -34,17 +34,22 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         # "incorrect output strides": a tensor's metadata, which checks catch, not its values
         r"(?!\s+(?:strides?|shapes?|sizes?|dtypes?|layouts?|(?:memory\s+)?formats?|devices?|names?|metadata|types?)\b)"
         r"|(?:eager|compiled?)\s*(?:/|and|vs\.?|versus)\s*(?:eager|compiled?)\s+(?:\w+\s+){0,2}"
-        r"(?:mismatch\w*|disagree\w*|differ\w*|divergen\w*)"
+        # not a title's tag ("[Eager/Compile Divergence]"), which files errors and values alike
+        r"(?:mismatch\w*|disagree\w*|differ\w*|divergen\w*)(?![^\[\]]*\])"
         r"|(?:mismatch\w*|disagree\w*|differ\w*)\s+(?:between|from)\s+(?:the\s+)?(?:eager|compiled?)"
-        r"|(?:produc\w+|returns?|returning|gives?|giving|yields?)\s+(?:\w+\s+){0,2}nans?"
+        r"|(?:produc\w+|returns?|returning|gives?|giving|yields?)\s+(?:\w+\s+){0,2}(?:nans?|non-?finite)"
+        r"|non-?finite (?:outputs?|values?|results?|gradients?|losses)"
         r"|data corruption|silent correctness|numerical(?:ly)? (?:wrong|incorrect|mismatch\w*)"
         r"|(?:reads?|uses?|used|returns?|copies|copied)\s+(?:\w+\s+)?uninitiali[sz]ed\s+(?:memory|values?|data|buffers?)"
         r"|leak\w*\s+(?:\S+\s+){0,4}(?:to|into)\s+(?:the\s+)?user[- ]visible"
         r"|(?:accidentally|unintentionally|wrongly|incorrectly|erroneously|mistakenly)\s+(?:\w+\s+)?"
         r"(?:disabl\w+|enabl\w+|skipp\w+|dropp\w+|ignor\w+|turn\w+ off|overwrit\w+|discard\w+|bypass\w+)"
+        # "incorrectly skipping the v2 nodes": a compiler pass's step, whose outcome the words leave unsaid
+        r"(?!\s+(?:\S+\s+){0,2}(?:nodes?|pass(?:es)?|graphs?)\b)"
         r"|(?:loss|training|accuracy)\s+(?:curves?\s+)?(?:diverg\w+|drops?|collapses?)"
         r"|accuracy (?:issues?|problems?|bugs?|regressions?|errors?)"
-        r"|(?:fail\w*\s+to|not)\s+(?:be\s+)?(?:updat|comput|calculat|propagat|restor|accumulat)\w*\s+correctly"
+        r"|(?:fail\w*\s+to|not)\s+(?:be\s+)?(?:updat|comput|calculat|propagat|restor|accumulat|handl|round|convert)\w*"
+        r"\s+(?:\w+\s+){0,2}?correctly"
         r"|(?:gradients?|grads?|outputs?|results?)\s+(?:are|is|become|becomes)\s+(?:all\s+)?"
         r"(?:zeros?|wrong|incorrect|nan|none|garbage))\b"
     ),
@@ -55,7 +60,9 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
     # A process killed by the hardware or the runtime: nothing to catch, often nothing logged.
     "hard_crash": re.compile(
         r"\b(?:segfault\w*|seg(?:mentation)?[ -]?fault|sigsegv|sigabrt|sigbus|sigill|core dumped|"
-        r"illegal (?:memory access|instruction|address)|(?:launch|kernel) failures?|"
+        r"illegal (?:memory (?:access|reads?|writes?)|instruction|address)|"
+        r"(?:reads?|reading|writes?|writing|access(?:es|ing)?)\s+(?:\w+\s+)?out[- ]of[- ]bounds|"
+        r"(?:launch|kernel) failures?|"
         r"fail(?:s|ed|ures?)? (?:to|during|at) launch|device-side assert\w*|terminate called|double free|"
         r"use[- ]after[- ]free|out[- ]of[- ]bounds (?:read|write|access)|reads? (?:~?[\d.]+ \w+ )?past|"
         r"memory corruption|buffer overflow|exceed\w* the hardware limit|hardware limit|"
@@ -71,6 +78,10 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
     ),
     "memory": re.compile(
         r"\b(?:oom|ooms|out of memory|memory leak\w*|leak(?:s|ing)? memory|"
+        # "activations are not freed after backward": memory held that should have been given back
+        r"(?:memory|activations?|tensors?|buffers?|storages?|allocations?|blocks?)\s+(?:\w+\s+)?"
+        r"(?:(?:are|is|were|was|get|gets)\s+)?(?:not|never)\s+(?:freed|released|cleared|deallocated|reclaimed)"
+        r"(?!\s+(?:too\s+)?(?:early|soon|before|prematurely|until|while))|"
         r"memory (?:blow[- ]?up|explosion|spike|regression|growth|bloat)|"
         r"(?:more|higher|increased?|doubl\w+|extra|excessive)\s+(?:\w+\s+)?memory|"
         r"memory (?:usage|consumption|footprint) (?:increase\w*|grow\w*|goes up|doubl\w*|jump\w*|spik\w*)|"
@@ -143,6 +154,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         "inconsistent",
         "accuracy",
         "correctly",
+        "finite",
     ),
     "security": ("cve", "secur", "vulnerab", "code execution", "privilege"),
     "hard_crash": (
@@ -167,7 +179,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     ),
     "crash": ("crash", "abort"),
     "hang": ("hang", "hung", "deadlock", "livelock", "stuck", "freez", "never "),
-    "memory": ("oom", "memory", "leak"),
+    "memory": ("oom", "memory", "leak", "freed", "released", "cleared", "dealloc", "reclaim"),
     "perf_regression": ("regress", "slow"),
     "compile_time": ("compil",),
     "overhead": ("overhead", "patholog", "add", "cost"),
@@ -219,7 +231,8 @@ PERF_WORDS = re.compile(
     r"speed\w*|faster|slower|time|overhead|step|steps|qps|bandwidth|gb/s|perf\w*|runtime|compile)\b"
 )
 # A number of its own, not the digits of a name: MI300X is a GPU, not a 300x speed-up.
-NUMBER = r"(?<![\w.,~])~?\d++(?:,\d{3})*(?:\.\d++)?"
+# "02/14→02/15" is a date, not a change from 14 to 2.
+NUMBER = r"(?<![\w.,~/])~?\d++(?:,\d{3})*(?:\.\d++)?(?!/\d)"
 UNIT = (
     r"(?:ms|µs|us|s|secs?|seconds|mins?|minutes|h|hours|gb|gib|mb|mib|kib|kb|tb|tps|tok/s|tokens/s|tflops|gb/s"
     r"|it/s|%)"
@@ -243,7 +256,7 @@ MAGNITUDE = re.compile(
 BEFORE_CONTEXT = re.compile(
     r"\b(?:no|not|\w+n['’]t|cannot|without|never|avoid\w*|prevent\w*|guard\w* against|protect\w* against|instead of|"
     r"in case of|to reduce|reduc\w+ the|could|might|may|would|potentially|possibly|if|whether|check\w* for|detect\w*|"
-    r"confounded by|thinking|assuming|"
+    r"confounded by|thinking|assuming|ideally|preferably|"
     r"unrelated|not related to|"
     r"handle|handling|catch|catches|tests? (?:for|that)|allow|allows|raise an error|error (?:message|handling))"
     r"(?:\s+\S+){0,2}\s*$"
@@ -324,7 +337,7 @@ def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
         if kind not in triggered:
             continue
         for match in pattern.finditer(lowered):
-            if kind == "error" and wanted_error(lowered, match):
+            if kind == "error" and (wanted_error(lowered, match) or named(sentence, lowered, match)):
                 continue
             if asserted(lowered, match):
                 stated.append((kind, match.group(0)))
@@ -378,6 +391,19 @@ def asserted(sentence: str, match: re.Match[str]) -> bool:
         or AFTER_CONTEXT.match(after)
         or CONSEQUENCE.search(sentence, 0, match.start())
     )
+
+
+# "getError", "setLastError": a function's name as written, lower case first (an exception's class
+# name, "KeyError", starts upper case and is an error that happened).
+CAMEL_NAME = re.compile(r"\b[a-z][a-z0-9]*[A-Z]\w*")
+
+
+def named(sentence: str, lowered: str, match: re.Match[str]) -> bool:
+    """The words matched lie in a camel-cased name ("getError"), not an error that happened."""
+    if len(sentence) != len(lowered):
+        return False
+    start = max(0, match.start() - 40)
+    return any(name.start() <= match.start() < name.end() for name in CAMEL_NAME.finditer(sentence, start, match.end()))
 
 
 def wanted_error(sentence: str, match: re.Match[str]) -> bool:

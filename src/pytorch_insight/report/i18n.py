@@ -161,8 +161,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "; a comment says it was superseded or abandoned (“{quote}”)",
     },
     "fix_pr_mentioned": {
-        "zh": "；讨论中有人说已提交 PR（{quote}），但没有给出编号",
-        "en": "; a comment says a PR was opened ({quote}) without naming it",
+        "zh": "；讨论中有人提到一个 PR（{quote}），但没有给出编号",
+        "en": "; a comment speaks of a PR ({quote}) without naming it",
     },
     "fix_open_self": {"zh": "PR 进行中，尚未合入", "en": "PR open, not merged yet"},
     "fix_tracking": {
