@@ -92,6 +92,13 @@ def test_a_fix_takes_the_severity_its_issue_states_and_a_tracker_the_worst_it_tr
     assert any(r.startswith("tracks pytorch/pytorch#60") for r in texts(result[tracker.id].reasons))
 
 
+def test_a_fix_with_nothing_read_of_it_states_nothing_for_its_issue() -> None:
+    odd = item(65, "Reshape of a zero-size view diverges", labels=["topic: fuzzer"])
+    bare = item(66, "Project shapes for zero-size views", body="Fixes #65", kind="pull_request")
+    result = run(odd, bare)
+    assert not any("states:" in r for r in texts(result[odd.id].reasons))
+
+
 def test_a_wrong_result_the_triagers_call_an_edge_case_is_not_high() -> None:
     # In PyTorch's labelled corpus few edge-case issues are high priority: the inputs that hit one
     # are rare. The triagers' own high priority still wins.

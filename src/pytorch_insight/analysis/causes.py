@@ -116,9 +116,7 @@ UNVERIFIED = re.compile(
 )
 # "the assert trips on ranks 1-3 because the gather left out unchanged": why a check fails is what
 # the bug does (its symptom), not its mechanism.
-CHECK_FAILS = re.compile(
-    r"\b(?:assert\w*|comparisons?|allclose)\b[^.;]{0,40}?\b(?:fail\w*|trip\w*|fire\w*)\b", re.I
-)
+CHECK_FAILS = re.compile(r"\b(?:assert\w*|comparisons?|allclose)\b[^.;]{0,40}?\b(?:fail\w*|trip\w*|fire\w*)\b", re.I)
 # "cpp_prefix.h — added the guard to the combine, which is the actual root cause": a change log's
 # line, which says where a change was made, not why the failure happens.
 CHANGE_LOG_LINE = re.compile(

@@ -68,7 +68,8 @@ HARDWARE = re.compile(
 )
 # "2.5-4x" is one range, kept whole.
 NUMBER = re.compile(
-    r"(?<![\w.])[~+\-]?\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?\s?(?:ms|µs|us|sec|GiB|GB|MiB|MB|%|x|tok/s|tokens/s|TFLOPS|GB/s|it/s)(?![\w/]|\.\.)"
+    r"(?<![\w.])[~+\-]?\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?"
+    r"\s?(?:ms|µs|us|sec|GiB|GB|MiB|MB|%|x|tok/s|tokens/s|TFLOPS|GB/s|it/s)(?![\w/]|\.\.)"
 )
 # Numbers, error lines and comparisons are read from the whole body: each pattern starts only where
 # a number or a line starts, so a run of digits or blank lines is read once (linear in the body).

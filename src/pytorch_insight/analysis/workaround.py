@@ -17,7 +17,8 @@ WORKAROUND = re.compile(
 )
 # A sentence opening on something the user does, whose effect is that the problem stays away.
 USER_CHANGE = re.compile(
-    r"^\W*(?:(?:also|however|but|and|alternatively),?\s+)?(?:removing|using|setting|disabling|enabling|switching|replacing|adding|wrapping|surrounding|"
+    r"^\W*(?:(?:also|however|but|and|alternatively),?\s+)?"
+    r"(?:removing|using|setting|disabling|enabling|switching|replacing|adding|wrapping|surrounding|"
     r"calling|passing|reducing|increasing|installing|downgrading|pinning|reverting|moving|running|casting|"
     r"converting|changing|turning (?:off|on)|commenting out)\b(.{0,120}?)\b(?:avoids?|prevents?|eliminates?|"
     r"fixes|resolves?|works? around|gets? rid of|circumvents?|bypass(?:es)?|makes? (?:it|them) (?:work|pass)|"

@@ -33,7 +33,7 @@ SENTENCE_LIMIT = 60  # sentences read per item: descriptions state their problem
 SKIPPED_SECTIONS = re.compile(
     r"(?ims)^\s{0,3}(?:#{1,6}\s*(?:versions?|environment|test plan|testing|checklist|collect_env)\b|"
     r"test plan:|versions?:)[^\n]*\n.*?(?=^\s{0,3}#{1,6}\s|\Z)|"
-    r"^[^\n]*\b(?:semantics|expected|correctly|should|reference behaviou?r)\b[^\n]*:[ \t]*\n"
+    r"^[^\n]*\b(?:semantics|expected|correctly|should|reference behaviou?r)\b[^\n]*:[ \t]*\n(?:[ \t]*\n)?"
     r"(?:[ \t]*(?:[-*+]|\d+[.)])[ \t][^\n]*(?:\n|\Z))+"
 )
 

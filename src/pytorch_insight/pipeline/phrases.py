@@ -77,7 +77,10 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"never (?:returns|finishes|completes))\b"
     ),
     "memory": re.compile(
-        r"\b(?:oom|ooms|out of memory|memory leak\w*|leak(?:s|ing)? memory|"
+        # "the memory leak checker" is a tool, not a leak
+        r"\b(?:oom|ooms|out of memory|"
+        r"memory leak\w*(?!\s+(?:checker|detector|checks?|detection|tests?|tools?|tracker))|"
+        r"leak(?:s|ing)? memory|"
         # "activations are not freed after backward": memory held that should have been given back
         r"(?:memory|activations?|tensors?|buffers?|storages?|allocations?|blocks?)\s+(?:\w+\s+)?"
         r"(?:(?:are|is|were|was|get|gets)\s+)?(?:not|never)\s+(?:freed|released|cleared|deallocated|reclaimed)"
@@ -339,6 +342,8 @@ def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
         for match in pattern.finditer(lowered):
             if kind == "error" and (wanted_error(lowered, match) or named(sentence, lowered, match)):
                 continue
+            if kind == "wrong_result" and COMPILER_STEP.search(lowered, max(0, match.start() - 30), match.start()):
+                continue
             if asserted(lowered, match):
                 stated.append((kind, match.group(0)))
                 break
@@ -393,6 +398,8 @@ def asserted(sentence: str, match: re.Match[str]) -> bool:
     )
 
 
+# "the node is silently skipped": a step of a compiler pass, whose outcome for the user is left unsaid.
+COMPILER_STEP = re.compile(r"\b(?:nodes?|pass(?:es)?|graphs?)\s+(?:is|are|was|were|gets?|got)\s+$")
 # "getError", "setLastError": a function's name as written, lower case first (an exception's class
 # name, "KeyError", starts upper case and is an error that happened).
 CAMEL_NAME = re.compile(r"\b[a-z][a-z0-9]*[A-Z]\w*")

@@ -309,7 +309,9 @@ def inherit_severity(
     points, worst, kind = max(linked)
     assessment.score += (points - own) * share * (NOISE_SHARE if assessment.noise else 1.0)
     assessment.severity = points
-    assessment.reasons.append(reason(INHERITED[kind], ref=short_ref(worst), what=joined(severity[worst].reasons[:3])))
+    if severity[worst].reasons:  # a story member with nothing read of it (its points 0) has nothing to state
+        what = joined(severity[worst].reasons[:3])
+        assessment.reasons.append(reason(INHERITED[kind], ref=short_ref(worst), what=what))
 
 
 def severity_sharers(assessment: Assessment, by_id: Mapping[str, Assessment]) -> list[Assessment]:
