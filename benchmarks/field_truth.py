@@ -136,10 +136,18 @@ def extract() -> None:
         window = make_window(period.since, period.until)
         items = [item for item in load(period.data) if item.active_in(window)]
         by_id = {item.id: item for item in items}
+        # An entry names the other items of its story as the report shows them ("#123", "o/r#4").
+        main_repo = profile.github.repositories[0] if profile.github.repositories else None
+        by_ref = {
+            (f"#{item.number}" if item.repo == main_repo else f"{item.repo}#{item.number}"): item.id
+            for item in items
+            if item.number is not None
+        }
         report = window_report(items, window, profile, "en", datetime(2026, 12, 1, tzinfo=timezone.utc))
         lines = []
         for entry in report.focus:
-            linked = [entry.id, *entry.story, *(e.item for e in entry.evidence)]
+            story = [by_ref.get(ref, ref) for ref in entry.story]
+            linked = [entry.id, *story, *(e.item for e in entry.evidence)]
             sources = [source(by_id[i]) for i in dict.fromkeys(linked) if i in by_id]
             for field, text in statements(entry):
                 lines.append(
