@@ -114,7 +114,7 @@ def test_a_printed_warning_a_list_of_names_and_a_tensor_s_metadata_state_no_prob
     assert "wrong_result" in facts(body="The decomposition produces incorrect output values for this layout.")
 
 
-def test_memory_kept_values_off_the_rails_and_reads_past_the_end_in_plain_words() -> None:
+def test_memory_held_wrong_values_and_reads_past_the_end_in_plain_words() -> None:
     assert facts("[Pipeline] Saved activations not released after the backward pass")["memory"]
     assert "memory" not in facts(body="Allocating it on the side stream keeps the memory leak checker quiet.")
     assert "memory" not in facts(body="The change makes sure staging buffers are not freed too early.")
@@ -122,6 +122,9 @@ def test_memory_kept_values_off_the_rails_and_reads_past_the_end_in_plain_words(
     assert facts("The pooling op is not handling negative zeros correctly")["wrong_result"]
     assert facts(body="Rows near the int32 limit cause an illegal memory read in the kernel.")["hard_crash"]
     assert facts("Compiled gather silently reads out of bounds for offset views")["hard_crash"]
+
+
+def test_wishes_tags_compiler_steps_names_and_expected_examples_state_no_problem() -> None:
     assert "error" not in facts(body="Ideally this error would name the unsupported dtype.")
     assert "wrong_result" not in facts("[Fuzzer][Eager/Compile Divergence] Shapes s3 and u1 must agree in dim 0")
     assert facts("Eager and compiled results differ for the scan op")["wrong_result"]
