@@ -36,7 +36,10 @@ STAYS_AWAY_IF = re.compile(
     r"rolling back|switching|installing)\b|"
     r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once)\b|"
     r"\b(?:works?|runs?|passes|succeeds?) (?:fine |correctly )?(?:with|under|using) (?:the )?\S+ backend\b|"
-    r"\bbackend (?:produces|gives|returns) (?:the )?(?:correct|right|expected)\b",
+    r"\bbackend (?:produces|gives|returns) (?:the )?(?:correct|right|expected)\b|"
+    # "Remove the scale tensor from the region's inputs and everything compiles."
+    r"^\W*(?:remove|drop|disable|enable|set|use|pass|call|add|wrap|replace|switch|downgrade|pin|move|cast)\b"
+    r"[^.;]{0,150}\band (?:it|everything|the (?:model|code|script|program|test)) (?:works|compiles|runs|passes)\b",
     re.I,
 )
 # "..., which was the usual workaround for the slow 3-D kernel": the failing code is itself a way
