@@ -307,8 +307,6 @@ CONSEQUENCE = re.compile(
 NEGATIONS_ANYWHERE = re.compile(r"\b(?:no (?:behaviou?r|functional|user-facing) change|nfc|no-op)\b")
 
 
-# A sentence states the same facts wherever it stands: template lines, bot boilerplate and a commit's
-# copy of its PR's description recur across a window, and each distinct sentence is read once.
 # "WARNING: this will be slower than ...", "UserWarning: ...", a glog "W0512 19:16:17 ..." line: what
 # a program warns of, printed, not what happened.
 PROGRAM_WARNING = re.compile(r"^\W*(?:WARNING\b|[A-Z]\w*Warning:|W\d{4} \d\d:\d\d)")
@@ -317,6 +315,8 @@ PROGRAM_WARNING = re.compile(r"^\W*(?:WARNING\b|[A-Z]\w*Warning:|W\d{4} \d\d:\d\
 NAME_LIST = re.compile(r"`[\w.:]+(?:\(\))?(?:,\s*[\w.:]+(?:\(\))?)+`")
 
 
+# A sentence states the same facts wherever it stands: template lines, bot boilerplate and a commit's
+# copy of its PR's description recur across a window, and each distinct sentence is read once.
 @lru_cache(maxsize=4096)
 def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
     """(kind, the words that state it) for each fact the sentence states, in the order they are added."""
@@ -340,11 +340,7 @@ def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
         if kind not in triggered:
             continue
         for match in pattern.finditer(lowered):
-            if kind == "error" and (wanted_error(lowered, match) or named(sentence, lowered, match)):
-                continue
-            if kind == "wrong_result" and COMPILER_STEP.search(lowered, max(0, match.start() - 30), match.start()):
-                continue
-            if asserted(lowered, match):
+            if not other_sense(kind, sentence, lowered, match) and asserted(lowered, match):
                 stated.append((kind, match.group(0)))
                 break
     if len({kind for kind, _ in stated} - {"error", "regression"}) >= ENUMERATION:
@@ -396,6 +392,15 @@ def asserted(sentence: str, match: re.Match[str]) -> bool:
         or AFTER_CONTEXT.match(after)
         or CONSEQUENCE.search(sentence, 0, match.start())
     )
+
+
+def other_sense(kind: str, sentence: str, lowered: str, match: re.Match[str]) -> bool:
+    """The kind's words mean something else here: an error wanted or named, a compiler pass's step."""
+    if kind == "error":
+        return wanted_error(lowered, match) or named(sentence, lowered, match)
+    if kind == "wrong_result":
+        return COMPILER_STEP.search(lowered, max(0, match.start() - 30), match.start()) is not None
+    return False
 
 
 # "the node is silently skipped": a step of a compiler pass, whose outcome for the user is left unsaid.
