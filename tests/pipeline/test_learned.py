@@ -123,3 +123,42 @@ def test_a_tempering_class_below_its_bar_or_already_labelled_adds_nothing() -> N
     labelled = item(6, "Wrong sign at the float boundary", "Subnormal inputs.", labels=["module: edge cases"])
     facts = judge.judge(labelled, EXTRACT.extract(labelled)).facts
     assert [fact.source for fact in facts.facts if fact.kind == "edge_case"] == ["label"]
+
+
+# "timing" words push a performance class that reads as a slowdown.
+PERF_VOCABULARY = ["times", "timing", "kernel", "t:matmul"]
+PERF_MODEL = SeverityModel(
+    classes=("performance",),
+    index={term: n for n, term in enumerate(PERF_VOCABULARY)},
+    idf=[1.0] * len(PERF_VOCABULARY),
+    coef=[[3.0, 3.0, 1.0, 1.0]],
+    intercept=[-2.0],
+    platt=[(1.0, 0.0)],
+    card={"evaluation": {"per_class": {"performance": {"average_precision": 0.8}}}},
+)
+PERF_JUDGE = LearnedJudge(
+    Settings(classes={"performance": ["module: performance"]}, facts={"performance": "perf_regression"}, add=0.6),
+    PERF_MODEL,
+)
+
+
+def perf_judged(title: str, body: str):  # type: ignore[no-untyped-def]
+    it = item(5, title, body)
+    return PERF_JUDGE.judge(it, EXTRACT.extract(it))
+
+
+def test_a_change_whose_title_states_a_gain_is_not_read_as_a_slowdown() -> None:
+    """Triagers label speed-ups and slowdowns alike: the class is the change's topic, not a problem."""
+    result = perf_judged("Faster integer batched matmul kernel", "The kernel timing drops with tiles. Other text.")
+    assert result.judgement.p("performance") >= 0.6
+    assert "perf_regression" not in result.facts.kinds() and "performance" not in result.judgement.evidence
+    slower = perf_judged("Integer batched matmul kernel", "The kernel timing doubled since the update. Other text.")
+    assert slower.facts.first("perf_regression") is not None
+
+
+def test_a_lead_in_to_a_cut_block_is_never_the_quoted_evidence() -> None:
+    result = perf_judged(
+        "Integer batched matmul kernel", "Script to record times and timing:\n\nThe kernel timing is slow."
+    )
+    fact = result.facts.first("perf_regression")
+    assert fact is not None and fact.evidence == "The kernel timing is slow."

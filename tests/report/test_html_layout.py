@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ElementTree
 import html5lib
 import pytest
 
+from pytorch_insight.report.build import one_line
 from pytorch_insight.report.charts import WIDTH, activity_chart, area_chart, fit_text, text_width
 from pytorch_insight.report.model import AreaCoverage
 from pytorch_insight.report.render import (
@@ -21,6 +22,7 @@ from pytorch_insight.report.render import (
     render_markdown,
     template_environment,
 )
+from tests.pipeline.helpers import assessment, item
 from tests.report.fixtures import fixed_report
 
 
@@ -192,3 +194,8 @@ def test_a_long_activity_table_is_folded_and_a_short_one_open() -> None:
     assert short_html.count("<details open>") == 1 and short_md.count("<details open>") == 1
     assert "<details open>" not in long_html and "<details open>" not in long_md
     assert long_html.count("<details>") == len(report.activity)
+
+
+def test_a_table_summary_is_the_first_whole_sentence_not_cut_at_an_abbreviation() -> None:
+    it = item(3002, "Combine two kernels", "- First, stop inverting sizes, i.e. pass them as is. Second, merge.")
+    assert one_line(assessment(it)) == "First, stop inverting sizes, i.e. pass them as is."

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pytorch_insight.config_ranking import Judgement as Settings
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.facts import EVIDENCE_LIMIT, SENTENCE_LIMIT, Fact, ItemFacts
+from pytorch_insight.pipeline.phrases import GAIN
 from pytorch_insight.pipeline.severity import TEXT_LIMIT, Judgement, SeverityModel, load_model, read_body
 from pytorch_insight.text import sentences, shorten
 
@@ -68,6 +69,10 @@ class LearnedJudge:
             for name, text in judgement.evidence.items()
             if name in self.reliable and probabilities[name] >= settings.explain
         }
+        if GAIN.search((item.title or "").lower()):
+            # Triagers give slowdowns and speed-ups one performance label, so for a change whose
+            # title states a gain ("faster integer matmul") the class names its topic, not a slowdown.
+            evidence = {name: text for name, text in evidence.items() if settings.facts.get(name) != "perf_regression"}
         kept = list(facts.facts)
         kinds = {fact.kind for fact in kept}
         for name, kind in settings.facts.items():

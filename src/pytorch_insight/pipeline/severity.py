@@ -240,7 +240,8 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
         evidence: dict[str, str] = {}
         wanted = [k for k, name in enumerate(self.classes) if probabilities[name] >= explain]
         if wanted:
-            candidates = [title or "", *sentences()]
+            # A lead-in ("Script to record times:") states nothing once what it introduces is cut away.
+            candidates = [title or "", *(sentence for sentence in sentences() if not sentence.rstrip().endswith(":"))]
             rows = self._matrix[wanted]
             scored = [self._contributions(self._sentence_columns(sentence), wanted, rows) for sentence in candidates]
             for k in wanted:

@@ -43,7 +43,7 @@ from pytorch_insight.report.overview import OverviewWriter
 from pytorch_insight.report.people import PeopleWriter
 from pytorch_insight.report.rollup import repo_rollup
 from pytorch_insight.report.tally import FROM_GITHUB, counts, footer, stats
-from pytorch_insight.text import parse_body, shorten
+from pytorch_insight.text import parse_body, sentences, shorten
 from pytorch_insight.window import Window
 
 KIND_ORDER = ("pull_request", "issue", "rfc", "commit", "forum", "blog", "event", "slack")
@@ -413,9 +413,11 @@ def one_line(assessment: Assessment) -> str:
     """The first sentence the item's description offers, cut to fit a table cell."""
     if assessment.item.kind == "commit" or not assessment.item.body:
         return ""
-    # Its first line: a call tree or code laid out below it does not fit a table cell.
-    sentence = summarise(parse_body(assessment.item.body)).split("\n")[0].split(". ")[0]
-    return shorten(sentence, ONE_LINE)
+    # Its first line: a call tree or code laid out below it does not fit a table cell. Cut by the
+    # sentence splitter, which knows that "i.e. passing" goes on.
+    line = summarise(parse_body(assessment.item.body)).split("\n")[0]
+    said = sentences(line)
+    return shorten(said[0] if said else line, ONE_LINE)
 
 
 def build_report(
