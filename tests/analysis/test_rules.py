@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pytorch_insight.analysis.causes import root_cause_sentences
+from pytorch_insight.analysis.causes import measures, root_cause_sentences
 from pytorch_insight.analysis.impact import impact_sentences
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, describes_change, facts, root_causes, summarise
@@ -527,6 +527,22 @@ def test_a_fix_that_opens_with_what_it_changes_is_no_cause_of_its_issue() -> Non
     analysis = RuleAnalyser().analyse(next(a for a in ranked if a.item.number == 30), context, deep=True)
     assert analysis.root_cause == ""
     assert describes_change("This is implemented for both backends; the fused path falls back on failure.")
+
+
+def test_a_fix_that_only_measures_the_problem_gives_its_issue_no_cause() -> None:
+    fix = item(
+        33,
+        "Use cat instead of stack when clipping",
+        "Fixes #32\n\nUsing 1000 shards, the stack takes 17s whereas the cat takes 0.1s.",
+        kind="pull_request",
+        state="closed",
+    )
+    issue = item(32, "Clipping is slow with many shards", "```python\nimport torch\n```")
+    ranked = assess([fix, issue], PROFILE)
+    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
+    analysis = RuleAnalyser().analyse(next(a for a in ranked if a.item.number == 32), context, deep=True)
+    assert analysis.root_cause == ""
+    assert not measures("The stack copies every shard to one rank before it adds them.")
 
 
 def test_a_benchmark_table_row_is_no_impact() -> None:

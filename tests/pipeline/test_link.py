@@ -192,6 +192,20 @@ def test_the_change_a_fix_names_as_the_origin_is_not_what_it_fixes() -> None:
     assert relations(result[origin.id], "fixed_by") == []
 
 
+def test_a_problem_a_fix_compares_itself_to_is_not_one_it_fixes() -> None:
+    earlier = item(620, "FFT gives wrong values for zero strides")
+    bug = item(621, "FFT round trip loses energy at one size")
+    fix = item(
+        622,
+        "Fix FFT energy for one size",
+        body="Fixes #621\n\nSimilar to the existing workaround for issue #620 (zero strides).",
+        kind="pull_request",
+    )
+    result = run(earlier, bug, fix)
+    assert relations(result[fix.id], "fixes") == [bug.id]
+    assert relations(result[earlier.id], "fixed_by") == []
+
+
 def test_the_projects_everyday_names_relate_nothing() -> None:
     a = item(700, "[inductor] compile_fx drops a guard", body="In compile_fx the FakeTensor path differs.")
     b = item(701, "[export] compile_fx is slow", body="compile_fx with a FakeTensor input.")

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from pytorch_insight.analysis.roles import RoleModel
 from pytorch_insight.learn.roles import ROLE_HEADINGS
+from pytorch_insight.pipeline.phrases import MAGNITUDE
 from pytorch_insight.text import REQUEST, Body, section, sentences
 
 # ", which causes the OOM", ", leading to skipped rows": what comes before is the mechanism, what
@@ -169,6 +170,16 @@ CHANGE_OPENING = re.compile(
     re.I,
 )
 CHANGE_PLAN = re.compile(r"^(?:[^,.;]{0,60},\s*)?(?:we|i) (?:need|needed|have|had|want|wanted) to\b", re.I)
+
+
+# "Using 1000 DTensors, torch.stack takes 17s whereas torch.cat takes 0.1s": two figures side by side
+# measure how bad the problem is; they say nothing of how it comes about.
+MEASUREMENT_FIGURES = 2
+
+
+def measures(sentence: str) -> bool:
+    """The sentence reports figures (a timing against another, a before and an after)."""
+    return len(MAGNITUDE.findall(sentence.lower())) >= MEASUREMENT_FIGURES
 
 
 def describes_change(sentence: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from pytorch_insight.analysis.causes import describes_change, root_cause_sentences, root_causes
+from pytorch_insight.analysis.causes import describes_change, measures, root_cause_sentences, root_causes
 from pytorch_insight.analysis.fix_state import (
     fix_state,
     fixed_said,
@@ -194,9 +194,9 @@ class RuleAnalyser:
         if not analysis.root_cause and not candidates and item.kind not in CHANGES and fixes:
             # The fix's own account of what was wrong is the best statement of the cause there is; not
             # when the thread's own cause sentences were all rejected (its fix then rarely says more),
-            # nor when its opening says what the change does.
+            # nor when its opening says what the change does or only measures the problem.
             fix_account = summarise(parse_body(fixes[0].item.body))
-            if not describes_change(fix_account):
+            if not describes_change(fix_account) and not measures(fix_account):
                 analysis.root_cause = fix_account
                 analysis.quoted_from["root_cause"] = fixes[0].id
         used = summary + analysis.root_cause + analysis.details

@@ -25,6 +25,10 @@ FIX_MENTION = re.compile(r"(?:\(\s*|\b)(?:issue|referenc(?:es|ing)|for)\b\s*:?\s
 # names where the problem came from, not what the change fixes.
 ORIGIN_LEAD = re.compile(r"\b(?:introduced|caused|regressed|broken|broke)\b(?:\W+\w+){0,4}\W*$", re.I)
 ORIGIN_REACH = 60
+# "Similar to the existing workaround for issue #N": the weak form after a comparison on its line
+# names another problem the change resembles, not one it fixes.
+COMPARED_LEAD = re.compile(r"\b(?:similar|same as|existing|prior|previous|earlier)\b[^\n.]*$", re.I)
+WEAK_NOT_FIX = re.compile(f"{ORIGIN_LEAD.pattern}|{COMPARED_LEAD.pattern}", re.I)
 REFERENCE = re.compile(
     r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|#(?P<n2>\d+)|https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/issues/(?P<n3>\d+))"
 )
@@ -185,7 +189,7 @@ def link_fixes(
             text = f"{item.title or ''}\n{body}"
             targets += [
                 ((r, n), f'issue reference in a fix: "{q}"')
-                for r, n, q in closing_references(text, item.repo, FIX_MENTION, ORIGIN_LEAD)
+                for r, n, q in closing_references(text, item.repo, FIX_MENTION, WEAK_NOT_FIX)
                 if (r, n) not in seen and n != original
             ]
         targets += [
