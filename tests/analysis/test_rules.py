@@ -522,10 +522,7 @@ def test_a_fix_that_opens_with_what_it_changes_is_no_cause_of_its_issue() -> Non
         state="closed",
     )
     issue = item(30, "Rounding op drops the sign of zero when compiled", "```python\nimport torch\n```")
-    ranked = assess([fix, issue], PROFILE)
-    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
-    analysis = RuleAnalyser().analyse(next(a for a in ranked if a.item.number == 30), context, deep=True)
-    assert analysis.root_cause == ""
+    assert analyse(fix, issue)[30].root_cause == ""
     assert describes_change("This is implemented for both backends; the fused path falls back on failure.")
 
 
@@ -538,10 +535,7 @@ def test_a_fix_that_only_measures_the_problem_gives_its_issue_no_cause() -> None
         state="closed",
     )
     issue = item(32, "Clipping is slow with many shards", "```python\nimport torch\n```")
-    ranked = assess([fix, issue], PROFILE)
-    context = AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked})
-    analysis = RuleAnalyser().analyse(next(a for a in ranked if a.item.number == 32), context, deep=True)
-    assert analysis.root_cause == ""
+    assert analyse(fix, issue)[32].root_cause == ""
     assert not measures("The stack copies every shard to one rank before it adds them.")
 
 
