@@ -205,6 +205,11 @@ def excerpt(sentence: str, words: str = "", limit: int = 120) -> str:
     return "…" + shorten(flat[begin:], limit - 1)
 
 
+def lead_in(sentence: str) -> bool:
+    """The sentence introduces what follows it ("...:"): a log, a list or code, which a quote cuts away."""
+    return sentence.rstrip().endswith(":")
+
+
 def sentences(text: str) -> list[str]:
     """Sentences (and list items) of prose, whitespace folded, empty ones dropped."""
     return list(_sentences(text))

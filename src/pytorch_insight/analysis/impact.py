@@ -8,7 +8,7 @@ import re
 from pytorch_insight.analysis.causes import CLOSING_LINE, HARM, SPARED, describes_change
 from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import bounded, parse_body, section, sentences
+from pytorch_insight.text import bounded, lead_in, parse_body, section, sentences
 
 CHANGES = ("pull_request", "commit")
 # Facts whose sentences state the impact: the problem, its measurement, a measured gain.
@@ -94,7 +94,7 @@ def consequence(story: list[Assessment]) -> str:
                 continue
             clause = sentence[marker.start() :].strip()
             harm = HARM.search(clause, marker.end() - marker.start())
-            if harm and not SPARED.search(clause[: harm.start()]) and not clause.endswith(":"):
+            if harm and not SPARED.search(clause[: harm.start()]) and not lead_in(clause):
                 return clause
     return ""
 

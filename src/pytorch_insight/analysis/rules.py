@@ -33,6 +33,7 @@ from pytorch_insight.text import (
     bounded,
     excerpt,
     join_sentences,
+    lead_in,
     parse_body,
     prose,
     section,
@@ -272,7 +273,7 @@ def with_its_list(chosen: list[str], text: str) -> list[str]:
     to quote, it drops conditions and reads as a broader claim ("aborts when: <one of four
     conditions>"). A list too long to quote is said to go on."""
     lead = chosen[0]
-    if not lead.rstrip().endswith(":"):
+    if not lead_in(lead):
         return chosen
     for block in LEAD_IN_LIST.finditer(text):
         line = text[text.rfind("\n", 0, block.start()) + 1 : block.start() + 1]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from pytorch_insight.learn.roles import ROLE_HEADINGS
-from pytorch_insight.text import REQUEST, Body, join_sentences, parse_body, section, sentences
+from pytorch_insight.text import REQUEST, Body, join_sentences, lead_in, parse_body, section, sentences
 
 WORKAROUND = re.compile(
     r"\b(?:work-?around|work around|as a temporary (?:fix|solution)|in the meantime|"
@@ -89,7 +89,7 @@ def names_workaround(sentence: str) -> bool:
 def keeps_problem_away(sentence: str) -> bool:
     """A reporter's change after which the problem is gone, stated, not asked about (a question, a
     request, a denial or a sentence leading into a list is none)."""
-    if "\n" in sentence or "?" in sentence or sentence.rstrip().endswith(":") or REQUEST.search(sentence):
+    if "\n" in sentence or "?" in sentence or lead_in(sentence) or REQUEST.search(sentence):
         return False
     change = USER_CHANGE.search(sentence)
     if change:

@@ -22,7 +22,7 @@ from pytorch_insight.folded import CaseBlind, case_blind
 from pytorch_insight.guard import Guard, guard
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS, PROBLEMS, stated_facts
-from pytorch_insight.text import sentences, shorten
+from pytorch_insight.text import lead_in, sentences, shorten
 
 EVIDENCE_LIMIT = 240
 TITLE_LIMIT = 1000  # GitHub allows 256; other sources may not bound theirs
@@ -233,4 +233,4 @@ def _says_more(sentence: str, title: str) -> bool:
     """Whether a description's sentence can stand for its title: not the title run into more words
     (a description that opens by repeating it), nor a lead-in to an example cut away ("...:"), nor a
     table's rows, whose cells say what they measure only to someone reading the whole table."""
-    return title not in sentence and not sentence.rstrip().endswith(":") and sentence.count("|") < TABLE_CELLS
+    return title not in sentence and not lead_in(sentence) and sentence.count("|") < TABLE_CELLS

@@ -64,15 +64,16 @@ class LearnedJudge:
         labelled = {self.label_classes[label.lower()] for label in item.labels if label.lower() in self.label_classes}
         for name in labelled:
             probabilities[name] = 1.0
+        # Triagers give slowdowns and speed-ups one performance label, so for a change whose title
+        # states a gain ("faster integer matmul") the class names its topic, not a slowdown.
+        gain = GAIN.search((item.title or "").lower()) is not None
         evidence = {
             name: text
             for name, text in judgement.evidence.items()
-            if name in self.reliable and probabilities[name] >= settings.explain
+            if name in self.reliable
+            and probabilities[name] >= settings.explain
+            and not (gain and settings.facts.get(name) == "perf_regression")
         }
-        if GAIN.search((item.title or "").lower()):
-            # Triagers give slowdowns and speed-ups one performance label, so for a change whose
-            # title states a gain ("faster integer matmul") the class names its topic, not a slowdown.
-            evidence = {name: text for name, text in evidence.items() if settings.facts.get(name) != "perf_regression"}
         kept = list(facts.facts)
         kinds = {fact.kind for fact in kept}
         for name, kind in settings.facts.items():

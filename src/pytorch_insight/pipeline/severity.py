@@ -26,7 +26,7 @@ import numpy
 
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.guard import guard
-from pytorch_insight.text import BOILERPLATE
+from pytorch_insight.text import BOILERPLATE, lead_in
 
 # What the model reads of an item: the title and the beginning of the description, where a report
 # states its problem (on the corpus's time split 600 characters read better than 1,200 or 400, and
@@ -241,7 +241,7 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
         wanted = [k for k, name in enumerate(self.classes) if probabilities[name] >= explain]
         if wanted:
             # A lead-in ("Script to record times:") states nothing once what it introduces is cut away.
-            candidates = [title or "", *(sentence for sentence in sentences() if not sentence.rstrip().endswith(":"))]
+            candidates = [title or "", *(sentence for sentence in sentences() if not lead_in(sentence))]
             rows = self._matrix[wanted]
             scored = [self._contributions(self._sentence_columns(sentence), wanted, rows) for sentence in candidates]
             for k in wanted:
