@@ -1,7 +1,8 @@
 """Every pass over an issue body is linear in it: a hostile body eight times as long costs about
 eight times as much, never sixty-four (one body of 64k newlines once took `report` 314 s). The
 sizes are small and each timing is the best of several; eight times the size puts linear and
-quadratic so far apart that a loaded machine's noise cannot bridge them;
+quadratic so far apart that a loaded machine's noise cannot bridge them, and a reading past the
+bound is taken again: a quadratic pass fails every time, noise does not repeat itself.
 benchmarks/hostile.py times the same at GitHub's full 65,536 characters."""
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from tests.pipeline import helpers
 
 N = 5_000
 GROWTH = 8
-MAX_RATIO = 16.0  # linear gives ~8; quadratic ~64
+MAX_RATIO = 24.0  # linear gives ~8; quadratic ~64
+ATTEMPTS = 3
 ONE_CALL = 1.0  # seconds: a 5,000-character body takes milliseconds; more is no linear pass
 PROFILE = load_profile("pytorch")
 
@@ -78,12 +80,16 @@ def assert_linear(function: Callable[[str], object], small: str, large: str) -> 
     once = cost(function, small, 1)
     assert once < ONE_CALL, f"{once:.2f} s for {len(small)} characters"
     loops = max(1, int(0.01 / max(once, 1e-6)))  # each timing at least ~10 ms: far above the clock's grain
-    small_cost, large_cost = float("inf"), float("inf")
-    for _ in range(5):  # in turns, the best of each
-        small_cost = min(small_cost, cost(function, small, loops))
-        large_cost = min(large_cost, cost(function, large, loops))
-    ratio = large_cost / small_cost
-    assert ratio < MAX_RATIO, f"{GROWTH}x the text cost {ratio:.1f}x the time"
+    ratios = []
+    for _ in range(ATTEMPTS):
+        small_cost, large_cost = float("inf"), float("inf")
+        for _ in range(5):  # in turns, the best of each
+            small_cost = min(small_cost, cost(function, small, loops))
+            large_cost = min(large_cost, cost(function, large, loops))
+        ratios.append(large_cost / small_cost)
+        if ratios[-1] < MAX_RATIO:
+            return
+    raise AssertionError(f"{GROWTH}x the text cost {', '.join(f'{r:.1f}' for r in ratios)}x the time")
 
 
 def item(body: str) -> Item:
