@@ -54,6 +54,7 @@ UNITS = {
     "test plan lines": "Test Plan:\n",
     "numbered prompts": "1. what is it\n",
     "mixed": "# h\n```\n[[((**__ `x\n  - 1. what?\n\n<a ![x]( Test Plan:\n\t \n",
+    "logs after lead-ins": "It fails with:\n```\na.b.c.D.e.F: x\nValueError: y\nA.B.C.D.E.F.G.H.I.J.K.L\n```\n",
 }
 
 
@@ -101,8 +102,14 @@ def deep_analysis(body: str) -> None:
     RuleAnalyser().analyse(ranked[0], AnalysisContext(PROFILE, PROFILE.reader(None), {a.id: a for a in ranked}), True)
 
 
+def announced_errors(body: str) -> None:
+    text.announced_errors(text.sentences(body), body)
+
+
 @pytest.mark.parametrize("unit", UNITS.values(), ids=UNITS.keys())
-@pytest.mark.parametrize("function", [text.prose, text.sentences, text.parse_body], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "function", [text.prose, text.sentences, text.parse_body, announced_errors], ids=lambda f: f.__name__
+)
 def test_text_passes_are_linear(function: Callable[[str], object], unit: str) -> None:
     assert_linear(function, hostile(unit, N), hostile(unit, GROWTH * N))
 

@@ -1,7 +1,7 @@
 """The sentence splitter: abbreviations, versions, paths and code stay inside a sentence; a reply
 addressed to people starts a new one and does not quote the addressees."""
 
-from pytorch_insight.text import sentences
+from pytorch_insight.text import announced_errors, sentences
 
 
 def test_abbreviations_versions_and_paths_do_not_end_a_sentence() -> None:
@@ -114,3 +114,33 @@ def test_a_heading_said_twice_heads_one_section_and_keeps_both_texts() -> None:
     sections = parse_body(text).sections
     assert "The scheduler drops the last bucket." in sections["describe the bug"]
     assert "See below." in sections["notes"]
+
+
+def announced(body: str) -> list[tuple[str, str]]:
+    return announced_errors(sentences(body), body)
+
+
+def test_a_lead_in_to_a_log_runs_on_into_the_line_that_names_the_error() -> None:
+    body = (
+        "Exporting a model that counts bins, I get the following error:\n\n"
+        '```\nTraceback (most recent call last):\n  File "x.py", line 3, in <module>\n'
+        "torch._dynamo.exc.Unsupported: dynamic shape operator: aten.bincount.default\n```\n\n"
+        "**Crash output:**\n```\nstep 1 ok\nSegmentation fault (core dumped)\n```\n"
+        "A plain sentence follows here."
+    )
+    assert announced(body) == [
+        (
+            "Exporting a model that counts bins, I get the following error: … "
+            "torch._dynamo.exc.Unsupported: dynamic shape operator: aten.bincount.default",
+            "torch._dynamo.exc.Unsupported: dynamic shape operator: aten.bincount.default",
+        ),
+        ("Crash output: … Segmentation fault (core dumped)", "Segmentation fault (core dumped)"),
+        ("A plain sentence follows here.", ""),
+    ]
+
+
+def test_a_log_of_what_is_right_or_without_an_error_line_stays_a_lead_in() -> None:
+    expected = "Installed from pip (the expected behavior):\n```\nIndexError: index 10 is out of bounds\n```\n"
+    plain = "The loop prints these values:\n```\n1 2 3\nUserWarning: slow path taken\n```\n"
+    assert announced(expected) == [("Installed from pip (the expected behavior):", "")]
+    assert announced(plain) == [("The loop prints these values:", "")]

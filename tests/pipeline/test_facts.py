@@ -84,6 +84,9 @@ def test_denials_designs_hypotheses_and_lists_are_not_failures(sentence: str) ->
         "Unknown dtype names get rejected with a clear `TypeError` by the new parser.",
         "A length check makes the reader error out early when the header is truncated.",
         "Passing a negative rate should raise an error.",
+        # the change's description in the imperative: the error it adds, under its condition
+        "Error out if a view with a non-zero offset is created without strides.",
+        "- Now raise a ValueError when the group size is zero.",
         "The one exception is the tracing path, which keeps its handles open.",  # the word's other sense
         # a failure the change leaves alone
         "Makes the cache per thread, but doesn't touch the case where two pools allocate at once and error.",
@@ -96,6 +99,8 @@ def test_an_error_a_change_brings_in_or_an_author_expects_is_no_failure(sentence
 def test_an_error_that_happens_is_a_failure() -> None:
     assert "error" in EXTRACT.extract(item(1, "x", "Reading the header raises a KeyError on rank 3.")).problems
     assert "error" in EXTRACT.extract(item(1, "x", "An exception is raised when the batch is empty.")).problems
+    assert "error" in EXTRACT.extract(item(1, "x", "Errors out when the batch is empty.")).problems
+    assert "error" in EXTRACT.extract(item(1, "x", "Raise a clear message instead of the cryptic CUDA error.")).problems
 
 
 def test_a_change_of_setup_or_a_listing_of_settings_is_no_measurement() -> None:
@@ -288,3 +293,13 @@ def test_a_title_about_a_commit_introducing_a_bug_is_no_design_change() -> None:
     bug = EXTRACT.extract(item(1, "Commit abc1234 introducing a bug in the allocator free path"))
     feature = EXTRACT.extract(item(2, "Introduce a new IR for export", kind="pull_request"))
     assert bug.first("design") is None and feature.first("design") is not None
+
+
+def test_an_error_announced_by_a_lead_in_is_quoted_with_its_log_line() -> None:
+    body = "Loading the checkpoint on rank 3 fails with:\n```\nKeyError: 'optim.state'\n```\n"
+    found = EXTRACT.extract(item(1, "Checkpoint loading is broken", body))
+    error = found.first("error")
+    assert error is not None and error.evidence.endswith("fails with: … KeyError: 'optim.state'")
+    assert error.detail == "KeyError"  # a quote of it is cut around the error, not the lead-in
+    expected = "With the reference build (expected):\n```\nIndexError: index 10 is out of bounds\n```\n"
+    assert facts(body=expected) == {}

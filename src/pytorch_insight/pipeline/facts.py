@@ -22,7 +22,7 @@ from pytorch_insight.folded import CaseBlind, case_blind
 from pytorch_insight.guard import Guard, guard
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS, PROBLEMS, stated_facts
-from pytorch_insight.text import lead_in, sentences, shorten
+from pytorch_insight.text import announced_errors, lead_in, sentences, shorten
 
 EVIDENCE_LIMIT = 240
 TITLE_LIMIT = 1000  # GitHub allows 256; other sources may not bound theirs
@@ -135,11 +135,16 @@ class FactExtractor:
             add("design", title, DESIGN_TITLE.search(title.lower()).group(0))  # type: ignore[union-attr]
         if edge := EDGE_TITLE.search(title.lower()):
             add("edge_case", title, edge.group(0))
-        read = [title, *sentences(body)[:SENTENCE_LIMIT]]
+        described = announced_errors(sentences(body)[:SENTENCE_LIMIT], body)
+        read = [title, *(sentence for sentence, _ in described)]
+        # A lead-in run on into its log's error line: a quote of it shows the error, not the lead-in.
+        logged = {sentence: error for sentence, error in described if error}
         if not any(pattern.search(title) for pattern in self.policy):
             stated: dict[str, tuple[str, str]] = {}  # kind -> the first sentence of the description stating it
 
             def note(kind: str, evidence: str, detail: str = "") -> None:
+                if kind in PROBLEM_KINDS and evidence in logged:
+                    detail = logged[evidence].split(":")[0]  # the exception's name, or the signal
                 stated.setdefault(kind, (evidence, detail))
 
             for sentence in read[1:]:

@@ -286,6 +286,10 @@ WANTED_ERROR_BEFORE = re.compile(
     r"\b(?:should|must|safely|explicitly|properly|cleanly|gracefully|reject\w*)\s+(?:\S+\s+){0,3}?[`'\"(]*$"
 )
 WANTED_ERROR_AFTER = re.compile(r"^\W*(?:early|instead|gracefully|cleanly|up ?front)\b")
+# "Error out if one is attempting to ...", "Raise a ValueError when ...": a change's description (or
+# a request) in the imperative says which error the change adds, and its condition is no failure seen.
+# The third person ("Errors out when ...", "Raises ...") reports one.
+WANTED_ERROR_ORDER = re.compile(r"^[\W\d]*(?:(?:now|also|instead|then),?\s+)?(?:raise|throw|error out)\b")
 # "The one exception is export", "with the exception of": the word's other sense, an error of no kind.
 EXCEPTION_TO_A_RULE = re.compile(
     r"exceptions?(?=\s+(?:to|of|being)\b|\s+(?:is|are|was|were)\s+(?!raised|thrown|triggered|hit|caught)\w)"
@@ -422,8 +426,10 @@ def wanted_error(sentence: str, match: re.Match[str]) -> bool:
     """The error is what a change makes happen or what the author expects, not what goes wrong, or
     is no error at all (an exception to a rule)."""
     before = sentence[max(0, match.start() - 40) : match.start()]
+    ordered = WANTED_ERROR_ORDER.match(sentence)
     return bool(
-        WANTED_ERROR_BEFORE.search(before)
+        (ordered is not None and match.start() < ordered.end())
+        or WANTED_ERROR_BEFORE.search(before)
         or WANTED_ERROR_AFTER.match(sentence[match.end() :])
         or (match.group(0).startswith("exception") and EXCEPTION_TO_A_RULE.match(sentence, match.start()))
     )
