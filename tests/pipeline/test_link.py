@@ -159,6 +159,12 @@ def test_a_rare_shared_identifier_relates_items_and_a_common_one_does_not() -> N
     assert all(relations(result[c.id], "related") == [] for c in commons)
 
 
+def test_python_s_own_names_and_the_project_s_name_relate_nothing() -> None:
+    mps = item(420, "Batch inference on MPS is wrong", body="PyTorch raises RuntimeError after the conv.")
+    ci = item(421, "CI fails after the interpreter upgrade", body="PyTorch jobs end in RuntimeError.")
+    assert relations(run(mps, ci)[mps.id], "related") == []
+
+
 def test_two_noise_items_are_not_related_to_each_other() -> None:
     a = item(500, "DISABLED test_a (__main__.SomeSharedTestClass)")
     b = item(501, "DISABLED test_b (__main__.SomeSharedTestClass)")

@@ -3,6 +3,7 @@ between items that share a rare technical identifier in the same window."""
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence, Set
@@ -315,9 +316,15 @@ def tracked_lines(body: str) -> list[str]:
     return found
 
 
+# Python's own names ("RuntimeError", "NotImplementedError"): two reports raising the same builtin
+# exception share a traceback's last word, not a bug.
+BUILTIN_NAMES = frozenset(name.lower() for name in dir(builtins))
+
+
 def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset[str]) -> None:
     """`related` between items naming the same rare identifier (the same bug on another backend);
-    the project's everyday names (`common`) and names held by many items relate nothing."""
+    the project's everyday names (`common`), Python's own and names held by many items relate nothing."""
+    common = common | BUILTIN_NAMES
     holders: dict[str, list[Assessment]] = defaultdict(list)
     for assessment in assessments:
         if assessment.canonical is None:
@@ -387,7 +394,9 @@ def link(
     link_trackers(assessments, by_id)
     link_mentions(assessments, by_id)
     link_similar_reports(assessments)
-    link_shared_identifiers(assessments, frozenset(name.lower() for name in common_identifiers))
+    # The project's own name ("PyTorch" of pytorch/pytorch) is in every other report.
+    own = {part for item in by_id.values() if item.item.repo for part in item.item.repo.split("/")}
+    link_shared_identifiers(assessments, frozenset(name.lower() for name in [*common_identifiers, *own]))
 
 
 def partial_fix(evidence: str) -> bool:
