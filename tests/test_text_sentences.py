@@ -1,7 +1,7 @@
 """The sentence splitter: abbreviations, versions, paths and code stay inside a sentence; a reply
 addressed to people starts a new one and does not quote the addressees."""
 
-from pytorch_insight.text import announced_errors, sentences
+from pytorch_insight.text import announced_errors, parse_body, sentences
 
 
 def test_abbreviations_versions_and_paths_do_not_end_a_sentence() -> None:
@@ -144,3 +144,9 @@ def test_a_log_of_what_is_right_or_without_an_error_line_stays_a_lead_in() -> No
     plain = "The loop prints these values:\n```\n1 2 3\nUserWarning: slow path taken\n```\n"
     assert announced(expected) == [("Installed from pip (the expected behavior):", "")]
     assert announced(plain) == [("The loop prints these values:", "")]
+
+
+def test_hashes_without_a_blank_after_them_open_a_sentence_not_a_heading() -> None:
+    body = "### Summary\n#1234 broke the options of the compiler.\n## Details\nMore text that follows."
+    assert sentences(body) == ["#1234 broke the options of the compiler.", "More text that follows."]
+    assert list(parse_body(body).sections) == ["", "summary", "details"]

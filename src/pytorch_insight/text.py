@@ -17,13 +17,15 @@ from pytorch_insight.guard import guard
 # unbounded run stops at the character that could start the next attempt ("[" for a link text,
 # "(" for a destination, "<" for a tag), so no two attempts scan the same characters, and leading
 # blanks are possessive (`*+`): a line of 64k spaces is not given back one space at a time.
-HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]*([^\n]+)$", re.M)
+# The hashes of a heading are followed by a blank or end the line (CommonMark, as GitHub renders it):
+# "#139833 broke the options" opens with an issue reference and is a sentence, not a heading.
+HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t][^\n]*)?$", re.M)
 # A heading that names a section: its text starts with something other than a blank (the run of
 # blanks is possessive, so a line of "# " is refused at once). Empty headings ("# " lines by the
 # thousand) start no section: each would cost a name and a slice for nothing. A heading inside a
 # quoted passage ("> ### Root cause") names its section too.
 QUOTE_MARKS = r"(?:>[ \t]?)"  # "> " marks at a line's start: a quoted passage (Markdown)
-NAMED_HEADING = re.compile(rf"^[ \t]{{0,3}}{QUOTE_MARKS}*+#{{1,6}}[ \t]*+([^\s][^\n]*)$", re.M)
+NAMED_HEADING = re.compile(rf"^[ \t]{{0,3}}{QUOTE_MARKS}*+#{{1,6}}[ \t]++([^\s][^\n]*)$", re.M)
 # An opening fence starts at the beginning of a backtick run and its info string holds no backtick
 # (CommonMark's rule), so a line of backticks is read once, not once per backtick.
 FENCE = re.compile(r"(?<!`)`{3,}[^\n`]*\n(.*?)(?:```|\Z)", re.S)

@@ -303,3 +303,11 @@ def test_an_error_announced_by_a_lead_in_is_quoted_with_its_log_line() -> None:
     assert error.detail == "KeyError"  # a quote of it is cut around the error, not the lead-in
     expected = "With the reference build (expected):\n```\nIndexError: index 10 is out of bounds\n```\n"
     assert facts(body=expected) == {}
+
+
+def test_options_dropped_without_a_word_and_a_named_change_that_broke_them_are_stated() -> None:
+    stated = facts(body="#1234 broke `compile(options=...)` so that the options passed in get completely ignored.")
+    assert stated["wrong_result"] == "options passed in get completely ignored"
+    assert stated["regression"] == "1234 broke"
+    assert "wrong_result" not in facts(body="Unknown options are ignored, as documented.")
+    assert "regression" not in facts(body="In-place operations broke the computation graph of the example.")

@@ -197,3 +197,13 @@ def test_a_sentence_that_states_two_problems_is_quoted_once() -> None:
     reasons = texts(run(both)[both.id].reasons)
     quote = "the text says “Compiled attention returns wrong values and then segfaults on exit”"
     assert reasons.count(quote) == 1
+
+
+def test_a_long_sentence_that_states_two_problems_is_quoted_once_whatever_part_is_shown() -> None:
+    sentence = (
+        "After the scheduler change landed the fused kernel on the second stage of the pipeline returns "
+        "wrong values for bf16 inputs, and a few steps later the whole process segfaults during the backward pass."
+    )
+    both = item(61, "Pipeline stage problems", body=sentence)
+    quotes = [r for r in texts(run(both)[both.id].reasons) if r.startswith("the text says")]
+    assert len(quotes) == 1, quotes

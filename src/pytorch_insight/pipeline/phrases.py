@@ -51,7 +51,10 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"|(?:fail\w*\s+to|not)\s+(?:be\s+)?(?:updat|comput|calculat|propagat|restor|accumulat|handl|round|convert)\w*"
         r"\s+(?:\w+\s+){0,2}?correctly"
         r"|(?:gradients?|grads?|outputs?|results?)\s+(?:are|is|become|becomes)\s+(?:all\s+)?"
-        r"(?:zeros?|wrong|incorrect|nan|none|garbage))\b"
+        r"(?:zeros?|wrong|incorrect|nan|none|garbage)"
+        # "options passed in get completely ignored": what the user asked for is dropped without a word
+        r"|(?:options?|arguments?|args|kwargs|flags?|settings?|parameters?|params)\s+(?:\S+\s+){0,4}?"
+        r"(?:are|is|get|gets|got|were|was)\s+(?:completely|entirely|totally|silently|simply|just)\s+ignored)\b"
     ),
     "security": re.compile(
         r"\b(?:cve-\d{4}-\d+|security (?:issue|vulnerability|bug|hole)|vulnerab\w+|"
@@ -115,6 +118,8 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
     ),
     "regression": re.compile(
         r"\b(?:regress(?:ion|ions|ed|es)?|used to work|worked (?:fine |correctly )?(?:in|on|with|before)|"
+        # "#139833 broke `torch.compile(options=...)`": a named change broke what worked
+        r"(?:(?<=#)\d+\s+|(?:pr|commit|diff|upgrade|update|bump)\s+(?:#?[\w.-]+\s+)?)broke|"
         r"no longer (?:works?|saved|supported|runs?)|broken (?:in|since|by|after)|broke (?:in|since|after)|"
         r"after (?:upgrading|updating) to|(?:works?|worked|pass(?:es|ed)?)\s+(?:\w+\s+)?(?:fine\s+)?(?:on|with|in|"
         r"under)\s+(?:torch\s+|pytorch\s+)?v?\d+\.\d+)\b"
@@ -158,6 +163,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         "accuracy",
         "correctly",
         "finite",
+        "ignored",
     ),
     "security": ("cve", "secur", "vulnerab", "code execution", "privilege"),
     "hard_crash": (

@@ -18,7 +18,7 @@ from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment, TextSignals
 from pytorch_insight.pipeline.features import KeywordSet
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS
-from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, reason
+from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, quotes_sentence, reason
 from pytorch_insight.text import shorten
 from pytorch_insight.window import Window, parse_timestamp
 
@@ -110,12 +110,16 @@ class Ranker:
         weighty = bool(problems) or "gain" in kinds
         if weighty:
             points += sum(context.get(kind, 0.0) for kind in context if kind in kinds)
+        quoted: set[str] = set()
         for fact in facts.facts:
             if fact.kind in weights or (weighty and fact.kind in context):
                 why = fact_reason(fact)
                 # Two kinds read from one sentence quote it once: the quote says all it states.
-                if all(why.en != other.en for other in reasons):
+                said = quotes_sentence(fact)
+                if all(why.en != other.en for other in reasons) and not (said and fact.evidence in quoted):
                     reasons.append(why)
+                    if said:
+                        quoted.add(fact.evidence)
         return Severity(points, reasons)
 
     def _learned(self, assessment: Assessment) -> list[tuple[str, float, Reason]]:

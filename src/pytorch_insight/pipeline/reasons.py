@@ -149,13 +149,23 @@ def fact_reason(fact: Fact) -> Reason:
         # The probability as the model gave it ("p=0.61"): its fact keeps it rounded for the ranking.
         p = fact.detail.removeprefix("p=")
         return reason(f"fact-{fact.source}", tag=tag, what=LocalizedText(**names), p=p, quote=quote)
-    if fact.kind in MENTIONED or fact.evidence.startswith("environment: "):
-        return reason("fact-mentions", tag=tag, detail=in_source_case(fact.detail, fact.evidence))
     if fact.kind == "measured":
         return reason("fact-measured", tag=tag, detail=in_source_case(fact.detail, fact.evidence))
     if fact.kind == "release_regression":
         return reason("fact-release-regression", tag=tag, detail=fact.detail)
-    return reason("fact", tag=tag, quote=excerpt(fact.evidence, fact.detail, QUOTE_LIMIT))
+    if quotes_sentence(fact):
+        return reason("fact", tag=tag, quote=excerpt(fact.evidence, fact.detail, QUOTE_LIMIT))
+    return reason("fact-mentions", tag=tag, detail=in_source_case(fact.detail, fact.evidence))
+
+
+def quotes_sentence(fact: Fact) -> bool:
+    """The fact's reason quotes the sentence it was read from ("the text says “…”"), rather than a
+    label, the model's reading, a name the sentence mentions or a number it measures."""
+    return (
+        fact.source == "text"
+        and fact.kind not in (*MENTIONED, "measured", "release_regression")
+        and not fact.evidence.startswith("environment: ")
+    )
 
 
 def in_source_case(words: str, sentence: str) -> str:
