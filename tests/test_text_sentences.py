@@ -150,3 +150,10 @@ def test_hashes_without_a_blank_after_them_open_a_sentence_not_a_heading() -> No
     body = "### Summary\n#1234 broke the options of the compiler.\n## Details\nMore text that follows."
     assert sentences(body) == ["#1234 broke the options of the compiler.", "More text that follows."]
     assert list(parse_body(body).sections) == ["", "summary", "details"]
+
+
+def test_a_mention_that_is_the_subject_of_a_past_tense_verb_stays() -> None:
+    assert sentences("@alice pointed this out when the option did nothing.") == [
+        "@alice pointed this out when the option did nothing."
+    ]
+    assert sentences("@alice, fixed the typo in the docs now.") == ["fixed the typo in the docs now."]

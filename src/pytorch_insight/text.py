@@ -65,7 +65,10 @@ TEMPLATE_PROMPT = re.compile(
 # engine skips to: one case-blind alternation of both was tried at every position of every sentence.
 NOT_A_STATEMENT_START = re.compile(r"\[[ xX]\]|File \"|Traceback\b|\s*at [\w.$]+\(", re.I)
 NOT_A_STATEMENT_ANYWHERE = re.compile(r"@\w*(?:claude|copilot|codex|gemini|bot)\b|, line \d+, in \w", re.I)
-LEADING_MENTIONS = re.compile(r"^(?:@[\w-]++[,:]?\s*)+")
+# "@alice @bob it looks like …": the people asked, not what is said; but "@alice pointed this out when
+# …" names who did something (a past-tense verb follows, no comma), and is the sentence's subject.
+LEADING_MENTIONS = re.compile(r"^(?:@[\w-]++[,:]?\s*+)++")
+PAST_VERB = re.compile(r"[a-z]+ed\b")
 NON_WORD_RUN = re.compile(r"\W*")
 LETTER = re.compile(r"[^\W\d_]")  # str.isalpha in one C loop: a 64k "sentence" of underscores has none
 # A full stop ends a sentence unless it closes a common abbreviation ("e.g.", "i.e.", "vs."); the
@@ -227,8 +230,9 @@ def _sentences(text: str) -> tuple[str, ...]:
         head = sentence[:SENTENCE_READ]
         if NOT_A_STATEMENT_START.match(head) or NOT_A_STATEMENT_ANYWHERE.search(head):
             continue
-        # "@a @b it looks like …": the addressees are who is asked, not what is said.
-        sentence = LEADING_MENTIONS.sub("", sentence)
+        mentions = LEADING_MENTIONS.match(sentence)
+        if mentions and (mentions.group().rstrip()[-1] in ",:" or not PAST_VERB.match(sentence, mentions.end())):
+            sentence = sentence[mentions.end() :]
         if len(sentence) >= 12 and LETTER.search(sentence[:SENTENCE_READ]) and not _is_question(sentence):
             found.append(shorten(sentence, MAX_SENTENCE))
     return tuple(found)
