@@ -311,3 +311,10 @@ def test_options_dropped_without_a_word_and_a_named_change_that_broke_them_are_s
     assert stated["regression"] == "1234 broke"
     assert "wrong_result" not in facts(body="Unknown options are ignored, as documented.")
     assert "regression" not in facts(body="In-place operations broke the computation graph of the example.")
+
+
+def test_an_op_that_fails_silently_states_a_wrong_result() -> None:
+    stated = facts(body="In-place random ops were silently failing on non-contiguous tensors on the old OS.")
+    assert stated["wrong_result"] == "silently failing"
+    # An error that is not raised is a missing message; the result may still be right.
+    assert "wrong_result" not in facts(body="The loader silently fails to raise when the path is empty.")

@@ -13,7 +13,7 @@ role (a false cause is worse than none).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from pytorch_insight.analysis.roles import RoleModel
 from pytorch_insight.learn.roles import ROLE_HEADINGS
@@ -172,6 +172,25 @@ CHANGE_OPENING = re.compile(
 CHANGE_PLAN = re.compile(r"^(?:[^,.;]{0,60},\s*)?(?:we|i) (?:need|needed|have|had|want|wanted) to\b", re.I)
 
 
+# In a fix's description, what the code failed to do: "nDims is mutated but never restored", "the
+# offset was not multiplied by the element size", "the MPS kernel does not check offsets[0]".
+OMISSION = re.compile(
+    r"\b(?:(?:is|was|are|were)\s+(?:not|never)|(?:is|was|are|were)\s*n['’]t)\s+(?:being\s+)?"
+    r"(?:properly\s+|correctly\s+)?(?!(?:supported|allowed|needed|required|expected|implemented|affected|"
+    r"related|tested|covered|planned|guaranteed|recommended|used|called|triggered|changed|enabled|exposed)\b)"
+    r"(?:\w+ed|reset|kept|written)\b|"
+    r"\b(?:does|did|do)\s*(?:not|n['’]t)\s+(?:correctly\s+|properly\s+)?(?:check|handle|account for|consider|"
+    r"validate|respect|propagate|preserve|restore|reset|initiali[sz]e|synchroni[sz]e|copy|update|clear|release|free|"
+    r"include|honou?r|guard|wait for)\b|"
+    r"\bnever\s+(?:gets?\s+|got\s+)?(?:restored|reset|freed|released|cleared|initiali[sz]ed|updated|synchroni[sz]ed|"
+    r"checked|validated|propagated)\b|"
+    r"\b(?:is|was|were|are)\s+missing\b",
+    re.I,
+)
+# "... is not needed anymore", "no longer": what the change makes unnecessary, not what was wrong.
+NOT_DONE = re.compile(r"\b(?:anymore|any more|no longer|after this (?:pr|change)|with this (?:pr|change)|now)\b", re.I)
+
+
 # "Using 1000 DTensors, torch.stack takes 17s whereas torch.cat takes 0.1s": two figures side by side
 # measure how bad the problem is; they say nothing of how it comes about.
 MEASUREMENT_FIGURES = 2
@@ -188,20 +207,34 @@ def describes_change(sentence: str) -> bool:
     return bool(CHANGE_OPENING.match(plain) or CHANGE_PLAN.match(plain))
 
 
-def root_cause_sentences(bodies: list[Body], thread: list[str]) -> tuple[list[str], bool]:
-    """The candidates, and whether they come from a section the author headed as the cause."""
+def root_cause_sentences(
+    bodies: list[Body], thread: list[str], changes: Sequence[bool] = ()
+) -> tuple[list[str], bool]:
+    """The candidates, and whether they come from a section the author headed as the cause;
+    `changes` says which of `bodies` describe a change (whose omissions are causes)."""
     for body in bodies:
         explicit = section(body, *ROLE_HEADINGS["cause"])
         if explicit and sentences(explicit):
             return sentences(explicit), True
     texts = ["\n\n".join(body.sections.values()) for body in bodies] + thread
     found = []
-    for text in texts:
+    for k, text in enumerate(texts):
+        change = k < len(changes) and changes[k]
         said = sentences(text)
         for n, sentence in enumerate(said):
-            if ROOT_CAUSE.search(sentence) or (n + 1 < len(said) and brings_harm(said[n + 1])):
+            if (
+                ROOT_CAUSE.search(sentence)
+                or (n + 1 < len(said) and brings_harm(said[n + 1]))
+                or (change and omission(sentence))
+            ):
                 found.append(sentence)
     return found, False
+
+
+def omission(sentence: str) -> bool:
+    """A fix's description names what the code failed to do ("the offset was not multiplied by the
+    element size", "never restored"), which is the mechanism the fix removes; not the change itself."""
+    return OMISSION.search(sentence) is not None and not describes_change(sentence) and not NOT_DONE.search(sentence)
 
 
 def brings_harm(sentence: str) -> bool:

@@ -184,7 +184,8 @@ class RuleAnalyser:
                 analysis.quoted_from["summary"] = story[0].id
         summary = analysis.summary
         analysis.details = join_sentences(first(mechanism_sentences(item, body), 2, exclude=summary))
-        candidates, headed = root_cause_sentences(bodies, threads)
+        changes = [item.kind in CHANGES, *(other.item.kind in CHANGES for other in story)]
+        candidates, headed = root_cause_sentences(bodies, threads, changes)
         analysis.root_cause = join_sentences(first(root_causes(candidates, summary, self.roles, headed), 2))
         tracked = [
             context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id

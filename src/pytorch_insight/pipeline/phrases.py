@@ -27,7 +27,9 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
     "wrong_result": re.compile(
         # "silently ignores the flag"; not "silently dropping", which often tells another bug's story in a clause
         r"\b(?:silent(?:ly)?[ -](?:wrong|incorrect|corrupt\w*|disabl(?:ed?|es)|ignor(?:ed?|es)|drop(?:ped|s)|"
-        r"skip(?:ped|s)|broken|bypass\w*|routed|turned off|produc\w+|return\w*|chang\w+|discard\w*)"
+        r"skip(?:ped|s)|broken|bypass\w*|routed|turned off|produc\w+|return\w*|chang\w+|discard\w*|"
+        # "were silently failing on non-contiguous tensors": the call goes through and does nothing right
+        r"fail(?:s|ed|ing)?(?!\s+(?:to\s+)?(?:raise|error|throw|warn)))"
         r"|(?:wrong|incorrect|invalid|corrupt(?:ed)?|garbage|bogus|inconsistent|mismatched)(?:/\w+)?\s+(?:\w+\s+)?"
         r"(?:results?|outputs?|values?|"
         r"gradients?|grads?|answers?|numerics|data|losses)"

@@ -1,0 +1,207 @@
+"""Root causes read by the rule analyser: the sentences that explain a failure's mechanism, and the
+many sentences that carry a causal word yet state something else."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytorch_insight.analysis.causes import measures, root_cause_sentences
+from pytorch_insight.analysis.rules import describes_change, root_causes
+from pytorch_insight.text import parse_body
+from tests.analysis.helpers import analyse
+from tests.pipeline.helpers import item
+
+
+def test_root_cause_from_a_root_cause_section_and_from_a_because_sentence() -> None:
+    headed = item(
+        21,
+        "Kernel slower on the current main branch with settings tuned on the last release",
+        "### Issue\nI see a slowdown for a matmul kernel after moving to the current main branch. The settings "
+        "were tuned with the last release. Other users of tuned settings may see it too.\n\n"
+        '### Root cause\nThe setting picked for this sample kernel is \n```\n{"tile": [16, 32], "warps": 4}\n```\n'
+        "and the new default ignores its tile order.",
+        repo="pytorch/helion",
+    )
+    fix = item(
+        23,
+        "[dynamo] Drop stale view outputs in custom Function tracing",
+        "A resize inside a custom Function's forward together with a print call makes the tracer keep a stale "
+        "view as an extra graph output. Because the stale view points at the same storage as the returned tensor, "
+        "the edge setup replaces its output index, sending the gradient to the wrong input and giving all-zero "
+        "gradients.\n\nApply the existing view filter to the custom Function path too.\n\n"
+        "https://github.com/pytorch/pytorch/issues/22",
+        kind="pull_request",
+    )
+    found = analyse(headed, fix)
+    assert found[21].root_cause.startswith("The setting picked for this sample kernel is")
+    assert found[23].root_cause.startswith("Because the stale view points at the same storage as the returned tensor")
+
+
+def test_a_cause_inside_the_summary_sentence_is_given_as_its_clause() -> None:
+    sentence = "Startup tests fail because the kernel cache is keyed on the device index alone."
+    assert root_causes([sentence], sentence) == ["because the kernel cache is keyed on the device index alone."]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The slowdown is not caused by a change in the set of benchmarked models.",
+        "This is not due to the allocator, which behaves the same on both versions.",
+        "It shares its root cause with #4242.",
+        "This is the sparse-layout counterpart of #4242 and shares its root cause.",
+        "Other entry points hit it too, and #4242 is the hanging variant of the same root cause.",
+        # why other callers are hit too, not what goes wrong
+        "The pooling wrappers hit it the same way, because each wrapper forwards to the shared helper.",
+        "Pooling is also affected because it shares the same dispatch path.",
+        # why the reporter expected otherwise
+        "This is surprising because the flag asks the engine to keep the history.",
+        "The call should succeed because both tensors live on the same device.",
+        # why the tests cost what they do
+        "The new tests need a lot of host memory due to the sizes that trigger the overflow.",
+        # why a repro's check fails: the symptom again
+        "Run it on four ranks and the assertion fails on ranks 1 to 3, because the gather did not write `out`.",
+        # a change log's line names where a change went
+        "kernels.cu — added the bounds check to the tail loop, which is the real root cause of the overflow.",
+        # a guess, which a quoted clause would give without its hedge
+        "The hook is a no-op. I'm guessing it was disabled because the reducer is built later.",
+        # what the wrong output holds
+        "The unbound view is wrong because it also includes the rows the mask dropped.",
+        # a program's message that holds a causal word
+        'On teardown the launcher logs "Stopping worker due to timeout" although none timed out.',
+        # why a failure is bad, not how it comes about
+        "That case is worse than a clean error, because the job was healthy until the shutdown.",
+    ],
+)
+def test_a_cause_ruled_out_or_pointed_elsewhere_is_no_root_cause(sentence: str) -> None:
+    assert root_causes([sentence], "") == []
+
+
+def test_a_stated_cause_is_still_one() -> None:
+    sentence = "The kernel reads past the buffer because the stride is computed from the padded size."
+    assert root_causes([sentence], "") == [sentence]
+    explained = "The reason why is the scheduler assumes dense layouts when it reuses a buffer."
+    assert root_cause_sentences([parse_body(f"It fails on sparse outputs. {explained}")], [])[0] == [explained]
+    blamed = "The fused epilogue path is the culprit."
+    assert root_cause_sentences([parse_body(f"It fails on odd sizes. {blamed}")], [])[0] == [blamed]
+    assert root_cause_sentences([parse_body("It fails on odd sizes. This is the problem.")], []) == ([], False)
+
+
+def test_the_sentence_a_harm_is_said_to_follow_from_is_the_cause() -> None:
+    mechanism = "The copy picked its kernel from the first tensor's type only."
+    body = parse_body(
+        f"{mechanism} This leads to wrong values when the types differ."
+        "\n\nThe cache is cleared on exit. This leads to fewer recompiles."
+    )
+    assert root_cause_sentences([body], []) == ([mechanism], False)
+
+
+def test_a_first_guess_and_an_unaffected_path_are_no_root_cause() -> None:
+    found = root_causes(
+        [
+            "At first it looked to be caused by the allocator rework that landed the same day.",
+            "The int8 path is unaffected because it never takes the vectorised branch.",
+            "The real problem turned out to be that the pooling kernel read one element past its window.",
+        ],
+        summary="",
+    )
+    assert found == ["The real problem turned out to be that the pooling kernel read one element past its window."]
+
+
+def test_why_an_author_could_not_check_something_is_no_root_cause() -> None:
+    caveat = "I could not benchmark the new schedule due to a lack of large machines."
+    assert root_causes([caveat], "") == []
+    mechanism = "Each worker wrote only its own slot when fewer threads ran, leading to skipped rows in the output."
+    assert root_causes([mechanism], "") == [mechanism]
+
+
+def test_a_closing_reference_with_the_issue_title_is_no_root_cause() -> None:
+    assert root_causes(["Fixes #321 - Tracer keeps a stale alias, causing wrong gradients in the loop."], "") == []
+
+
+def test_the_effect_after_which_causes_is_no_root_cause_of_its_own() -> None:
+    sentence = "The planner copies every shard to the host first, which causes an OOM on large models."
+    # quoted in the summary already: what follows the marker is the effect, so nothing new is said
+    assert root_causes([sentence], sentence) == []
+    assert root_causes([sentence], "") == [sentence]
+
+
+def test_a_lead_in_to_a_repro_is_no_root_cause() -> None:
+    lead_in = "This script shows the failure (it needs a few runs because the timing varies):"
+    assert root_causes([lead_in], "") == []
+    assert root_causes(["It fails because the buffer is freed before the copy ends."], "")
+
+
+def test_a_cause_the_author_has_not_found_is_no_root_cause() -> None:
+    assert root_causes(["So far I do not know where to start looking for the root cause of the growth."], "") == []
+    offer = "If you have an idea what the root cause could be, I can run more tests, but I do not know where to start."
+    assert root_causes([offer], "") == []
+    assert root_causes(["It grows because every step keeps a reference to the graph."], "")
+
+
+def test_a_fix_that_opens_with_what_it_changes_is_no_cause_of_its_issue() -> None:
+    fix = item(
+        31,
+        "Make the rounding op keep the sign of zero",
+        "Match the reference by computing the result as x - trunc(x), keeping the sign of zero.\n\nFixes #30",
+        kind="pull_request",
+        state="closed",
+    )
+    issue = item(30, "Rounding op drops the sign of zero when compiled", "```python\nimport torch\n```")
+    assert analyse(fix, issue)[30].root_cause == ""
+    assert describes_change("This is implemented for both backends; the fused path falls back on failure.")
+
+
+def test_a_fix_that_only_measures_the_problem_gives_its_issue_no_cause() -> None:
+    fix = item(
+        33,
+        "Use cat instead of stack when clipping",
+        "Fixes #32\n\nUsing 1000 shards, the stack takes 17s whereas the cat takes 0.1s.",
+        kind="pull_request",
+        state="closed",
+    )
+    issue = item(32, "Clipping is slow with many shards", "```python\nimport torch\n```")
+    assert analyse(fix, issue)[32].root_cause == ""
+    assert not measures("The stack copies every shard to one rank before it adds them.")
+
+
+def test_a_fix_s_author_saying_what_they_changed_is_no_cause() -> None:
+    from pytorch_insight.analysis.rules import describes_change
+
+    assert describes_change("I've fixed this by adding a check that rejects a negative epsilon.")
+    assert describes_change("We have added the missing guard to the loader.")
+    assert not describes_change("The loader reads the file twice when the cache is cold.")
+
+
+def test_why_an_attempt_failed_or_why_it_was_filed_is_no_cause() -> None:
+    assert root_causes(["Pinning the buffer does not stop the hang because the copy runs on another stream."], "") == []
+    assert root_causes(["I filed it as a correctness bug because the smaller repro shows a dtype change."], "") == []
+    # The mechanism itself still is one.
+    stated = "The hang happens because the copy runs on another stream and is never awaited."
+    assert root_causes([stated], "") == [stated]
+
+
+def test_the_change_a_regression_was_bisected_to_is_its_cause() -> None:
+    assert root_causes(["The slowdown was introduced in #1234, and the run before it was fine."], "")
+    assert root_causes(["I bisected the failure to #5678 with the script above."], "")
+    from pytorch_insight.analysis.causes import ROOT_CAUSE
+
+    assert not ROOT_CAUSE.search("Introduced a new flag in this PR to control the behaviour.")
+
+
+def test_what_a_fix_says_the_code_failed_to_do_is_the_cause_of_its_issue() -> None:
+    fix = item(
+        41,
+        "Fix the concat offset for batched launches",
+        "Fixes #40\n\nThis PR scales the offset before the launch. The storage offset was not multiplied by the "
+        "element size, so the second launch read the wrong rows.",
+        kind="pull_request",
+        state="closed",
+    )
+    issue = item(40, "cat returns wrong rows for offset inputs", "The output differs from the CPU one for views.")
+    assert analyse(fix, issue)[40].root_cause.startswith("The storage offset was not multiplied by the element size")
+    # In a report the same words are the symptom seen, not the mechanism: no cause is claimed.
+    report = item(42, "Gradients missing", "The gradient of the second input is not computed at all.")
+    assert analyse(report)[42].root_cause == ""
+    # A fix's account of what it makes unnecessary is no cause.
+    done = "Fixes #40\n\nThe extra copy is not needed anymore."
+    assert root_cause_sentences([parse_body(done)], [], [True]) == ([], False)
