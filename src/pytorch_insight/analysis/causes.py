@@ -207,9 +207,7 @@ def describes_change(sentence: str) -> bool:
     return bool(CHANGE_OPENING.match(plain) or CHANGE_PLAN.match(plain))
 
 
-def root_cause_sentences(
-    bodies: list[Body], thread: list[str], changes: Sequence[bool] = ()
-) -> tuple[list[str], bool]:
+def root_cause_sentences(bodies: list[Body], thread: list[str], changes: Sequence[bool] = ()) -> tuple[list[str], bool]:
     """The candidates, and whether they come from a section the author headed as the cause;
     `changes` says which of `bodies` describe a change (whose omissions are causes)."""
     for body in bodies:
