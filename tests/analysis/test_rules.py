@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from pytorch_insight.analysis.impact import impact_sentences
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, root_causes, summarise
 from pytorch_insight.jsonl import item_from_line
@@ -376,47 +375,6 @@ def test_a_setup_step_is_no_summary() -> None:
     assert summarise(parse_body(body)) == "The compiled step hangs on the second call when the cache is warm."
 
 
-def test_a_benchmark_table_row_is_no_impact() -> None:
-
-    table = "| size | old us | new us | ratio |\n|---|---|---|---|\n| (96, 48) | 21.6 | 21.9 | 0.98x |"
-    body = f"The kernel crashes with an illegal memory access on large inputs.\n\n{table}"
-    [assessed] = assess([item(40, "Fix the kernel crash", body, kind="pull_request")], PROFILE)
-    assert all(sentence.count("|") < 3 for sentence in impact_sentences([assessed]))
-
-
-def test_an_impact_only_the_summary_states_is_quoted_not_left_empty() -> None:
-    stated = "On every step the compiled model returns wrong values for the second output on CUDA."
-    [assessed] = assess(
-        [item(50, "Compiled model output differs", f"{stated}\n\n```python\nimport torch\n```")], PROFILE
-    )
-    analysis = RuleAnalyser().analyse(
-        assessed, AnalysisContext(PROFILE, PROFILE.reader(None), {assessed.id: assessed}), True
-    )
-    assert analysis.summary == stated and analysis.impact == stated
-    # A title is no impact: the field then says the sources do not state one.
-    [bare] = assess([item(51, "Compiled model returns wrong values on CUDA", "```python\nimport torch\n```")], PROFILE)
-    assert (
-        RuleAnalyser().analyse(bare, AnalysisContext(PROFILE, PROFILE.reader(None), {bare.id: bare}), True).impact == ""
-    )
-
-
-def test_what_a_failure_leads_to_is_its_impact_and_harm_avoided_is_not() -> None:
-    from pytorch_insight.analysis.impact import consequence
-
-    body = (
-        "The autotuner runs the candidate kernels in the main process.\n\n"
-        "A bad candidate corrupts the context, causing all later CUDA calls in the process to fail."
-    )
-    [assessed] = assess([item(80, "Run the candidates in a subprocess", body, kind="pull_request")], PROFILE)
-    assert consequence([assessed]) == "causing all later CUDA calls in the process to fail."
-    spared = "Run the candidates in a subprocess, resulting in fewer failures of the main process."
-    [gain] = assess([item(81, "Isolate the autotuner", spared, kind="pull_request")], PROFILE)
-    assert consequence([gain]) == ""
-    lead_in = "The guard fires too late, leading to this error:\n\n```\nRuntimeError: boom\n```"
-    [log] = assess([item(82, "Move the guard", lead_in, kind="pull_request")], PROFILE)
-    assert consequence([log]) == ""
-
-
 def test_a_request_for_a_workaround_is_neither_a_workaround_nor_a_cause() -> None:
     from pytorch_insight.analysis.workaround import find_workaround
 
@@ -468,40 +426,6 @@ def test_a_comment_line_of_a_code_block_is_no_heading() -> None:
         "It fails.\n```python\n# Replay - may cause the failure\nrun()\n```\n## Root cause\nThe buffer is freed early."
     )
     assert list(body.sections) == ["", "root cause"]
-
-
-def test_a_sentence_led_by_the_impact_s_name_is_the_impact() -> None:
-
-    body = (
-        "The cached value skips the mask, so the fill value is silently dropped.\n\n"
-        "Observable effect: padding a reduced tensor returns ones where it should return zeros."
-    )
-    [assessed] = assess([item(60, "Fix the dropped mask", body, kind="pull_request")], PROFILE)
-    assert impact_sentences([assessed]) == ["padding a reduced tensor returns ones where it should return zeros."]
-
-
-def test_a_title_that_states_the_problem_gives_way_to_the_description_s_sentence() -> None:
-    body = (
-        "Thanks for looking.\n\nWhen more blocks are launched than the device can hold at once, some never "
-        "start, so the all-reduce hangs.\n\nAn example of the hang:"
-    )
-    [assessed] = assess([item(70, "Fix the all-reduce hang with many ranks", body, kind="pull_request")], PROFILE)
-    stated = (
-        "When more blocks are launched than the device can hold at once, some never start, so the all-reduce hangs."
-    )
-    # The fact is quoted from the description (the title alone restates the entry), and so is the impact.
-    assert assessed.facts.first("hang").evidence == stated
-    assert impact_sentences([assessed]) == [stated]
-
-
-def test_a_fix_s_impact_is_the_problem_its_report_states_in_its_title() -> None:
-    issue = item(80, "Compiled backward returns a wrong gradient for a masked fill", "```python\nimport torch\n```")
-    fix = item(81, "Route the masked fill backward through the decomposition", "Fixes #80", kind="pull_request")
-    ranked = assess([issue, fix], PROFILE)
-    by_id = {a.item.number: a for a in ranked}
-    assert impact_sentences([by_id[81], by_id[80]]) == [issue.title]
-    # The report's own entry does not restate its title as its impact.
-    assert issue.title not in impact_sentences([by_id[80], by_id[81]])
 
 
 def test_a_summary_that_opens_with_a_lead_in_keeps_its_whole_list_of_conditions() -> None:

@@ -8,7 +8,7 @@ import re
 from pytorch_insight.analysis.causes import CLOSING_LINE, HARM, SPARED, describes_change
 from pytorch_insight.learn.roles import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import bounded, lead_in, parse_body, section, sentences
+from pytorch_insight.text import bounded, excerpt, lead_in, parse_body, section, sentences
 
 CHANGES = ("pull_request", "commit")
 # Facts whose sentences state the impact: the problem, its measurement, a measured gain.
@@ -47,6 +47,16 @@ CONSEQUENCE = re.compile(
     r"as a result,?|this (?:causes|caused|leads to|led to|results in))\s+",
     re.I,
 )
+
+# An opening states a wrong result in more words than HARM's: "silently overwrites", "output is
+# inconsistent with eager", "produces numerically different results".
+OPENING_HARM = re.compile(
+    rf"{HARM.pattern}|\bsilently\b|\binconsistent\b|\bdiffer(?:s|ent)?\s+(?:from|results?|outputs?|values?)\b", re.I
+)
+EXPLAINS = re.compile(r"\b(?:because|since|due to)\b", re.I)
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+# "The error happens inside ...", "This leak happens when ...": harm stated before the sentence.
+REFERS_BACK = re.compile(r"\b(?:the|this|that|these|those)\s+$", re.I)
 
 # A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
 IMPACT_LEAD = re.compile(rf"^(?:{'|'.join(map(re.escape, ROLE_HEADINGS['impact']))})\s*:\s*(?=\S)", re.I)
@@ -97,6 +107,29 @@ def consequence(story: list[Assessment]) -> str:
             if harm and not SPARED.search(clause[: harm.start()]) and not lead_in(clause):
                 return clause
     return ""
+
+
+def harm_told(summary: str, limit: int) -> str:
+    """The report's opening sentence when it names harm ("compilation fails with a stride validation
+    error"): a problem the phrase list has no words for is still stated there, and an empty impact
+    beside it reads as missed to every fact-checker. Later sentences guess at causes or say what
+    does not fail; an opening that says what a change does is no impact, nor one whose harm is
+    named elsewhere ("The error happens inside ..."), only inside code (`leaky_relu`) or only as
+    the reason for something else ("This test was disabled because it is failing"). A long one is
+    cut around its harm word."""
+    opening = next(iter(sentences(summary)), "")
+    harm = OPENING_HARM.search(CODE_SPAN.sub(lambda span: " " * len(span.group()), opening))
+    if (
+        harm is None
+        or "\n" in opening
+        or SPARED.search(opening[: harm.start()])
+        or REFERS_BACK.search(opening[: harm.start()])
+        or EXPLAINS.search(opening[: harm.start()])
+        or lead_in(opening)
+        or describes_change(opening)
+    ):
+        return ""
+    return excerpt(opening, harm.group(0), limit)
 
 
 def _plain(sentence: str) -> bool:

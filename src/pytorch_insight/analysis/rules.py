@@ -15,7 +15,7 @@ from pytorch_insight.analysis.fix_state import (
     threads_say,
     timeline_prs,
 )
-from pytorch_insight.analysis.impact import CHANGES, consequence, impact_sentences
+from pytorch_insight.analysis.impact import CHANGES, consequence, harm_told, impact_sentences
 from pytorch_insight.analysis.model import (
     Analysis,
     AnalysisContext,
@@ -217,6 +217,8 @@ class RuleAnalyser:
             # again, never a cause or the mechanism, nor the bare title (a restatement).
             again = first(stated, 1, exclude=analysis.root_cause + analysis.details)
             analysis.impact = excerpt(again[0], limit=IMPACT_AGAIN) if again and "\n" not in again[0] else ""
+        if not analysis.impact and item.kind not in CHANGES:  # a change's summary says what it changes
+            analysis.impact = harm_told(summary, IMPACT_AGAIN)
         # A PR's body describes its fix; only an explicit section there, an issue's report or a thread
         # offers a workaround.
         reports = [b for b, a in zip(bodies, [assessment, *story], strict=True) if a.item.kind not in CHANGES]
