@@ -54,6 +54,9 @@ UNITS = {
     "test plan lines": "Test Plan:\n",
     "numbered prompts": "1. what is it\n",
     "mixed": "# h\n```\n[[((**__ `x\n  - 1. what?\n\n<a ![x]( Test Plan:\n\t \n",
+    "bold lead-ins": "**Root cause:** x\n",
+    "plain lead-ins": "Workaround: y\n",
+    "bold runs without a close": "**" + "a" * 39 + "  \t",
     "logs after lead-ins": "It fails with:\n```\na.b.c.D.e.F: x\nValueError: y\nA.B.C.D.E.F.G.H.I.J.K.L\n```\n",
 }
 
@@ -146,6 +149,7 @@ def test_patterns_read_the_same_as_before() -> None:
         "1) What is the root cause of the problem\n"
         "Test Plan:\npython test.py\nReviewed By: carol\n"
     )
-    assert list(text.parse_body(body).sections) == ["", "describe the bug"]
+    # "Test Plan:" leads in to a section of its own; "1) What is ..." is a prompt, no lead-in
+    assert list(text.parse_body(body).sections) == ["", "describe the bug", "test plan"]
     assert text.parse_body(body).code_blocks == ["x = 1"]
     assert text.sentences(body) == ["It crashes on H100.", "See the docs and ."]

@@ -1,7 +1,7 @@
 """The sentence splitter: abbreviations, versions, paths and code stay inside a sentence; a reply
 addressed to people starts a new one and does not quote the addressees."""
 
-from pytorch_insight.text import announced_errors, parse_body, sentences
+from pytorch_insight.text import announced_errors, parse_body, section, sentences
 
 
 def test_abbreviations_versions_and_paths_do_not_end_a_sentence() -> None:
@@ -157,3 +157,32 @@ def test_a_mention_that_is_the_subject_of_a_past_tense_verb_stays() -> None:
         "@alice pointed this out when the option did nothing."
     ]
     assert sentences("@alice, fixed the typo in the docs now.") == ["fixed the typo in the docs now."]
+
+
+def test_a_lead_in_heads_a_section_in_bold_always_and_plain_only_when_it_names_a_role() -> None:
+    body = (
+        "The loader drops rows.\n\n"
+        "**Root cause:** the offset was not scaled.\n"
+        "It reads past the end.\n\n"
+        "**Device backend:** only CPU\n\n"
+        "Workaround: pass a copy.\n"
+        "RuntimeError: index out of range\n"
+        "```\nWhy: a line of code\n```\n"
+    )
+    sections = parse_body(body).sections
+    assert list(sections) == ["", "root cause", "device backend", "workaround"]
+    assert section(parse_body(body), "root cause") == "the offset was not scaled.\nIt reads past the end.\n\n"
+    # the error line stays in the workaround's section, and a line of a code block heads nothing
+    assert "RuntimeError: index out of range" in sections["workaround"]
+    assert section(parse_body(body), "workaround").startswith("pass a copy.")
+    # nothing of the body is lost from its sections, lead-ins included
+    assert "".join(sections.values()) == body
+
+
+def test_a_bold_line_alone_is_a_heading_not_the_start_of_the_next_sentence() -> None:
+    body = "**Summary**\nThere is an accuracy issue when the block is split.\n\n**Note:** keep 2**32 as it is."
+    assert sentences(body) == [
+        "There is an accuracy issue when the block is split.",
+        "Note: keep 2**32 as it is.",
+    ]
+    assert list(parse_body(body).sections) == ["", "summary", "note"]

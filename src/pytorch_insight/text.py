@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pytorch_insight.guard import guard
+from pytorch_insight.headings import ROLE_OF
 
 # Every pattern here reads a whole body, so each must stay linear in it: no `\s` that can run across
 # lines after a `^` (on 64k newlines each line start would rescan the rest of the body), every
@@ -26,6 +27,17 @@ HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t][^\n]*)?$", re.M)
 # quoted passage ("> ### Root cause") names its section too.
 QUOTE_MARKS = r"(?:>[ \t]?)"  # "> " marks at a line's start: a quoted passage (Markdown)
 NAMED_HEADING = re.compile(rf"^[ \t]{{0,3}}{QUOTE_MARKS}*+#{{1,6}}[ \t]++([^\s][^\n]*)$", re.M)
+# "**Root cause:** the offset ...", "Workaround: set ...": an author's lead-in heads a section as a
+# Markdown heading does, and the section runs on from the rest of its line. In bold it heads one
+# whatever it names (followed by a colon, or alone on its line); plain, only when it names a role:
+# any line may begin "RuntimeError:" or "Note:". Its runs are bounded, so each line start costs a
+# fixed amount.
+BOLD_LEAD = re.compile(r"^[ \t]{0,3}\*\*([^*\n]{1,40}?)[ \t]*(?::[ \t]*\*\*|\*\*[ \t]*:|\*\*(?=[ \t]*$))[ \t]*", re.M)
+# "**Summary**" alone on its line is a heading in bold: it goes from the prose as a heading does, or
+# it would open the next sentence ("Summary There is an accuracy issue ..."). With a colon
+# ("**Crash output:**") it announces what follows, and stays.
+BOLD_HEADING_LINE = re.compile(r"^[ \t]{0,3}\*\*[^*\n]{1,40}?(?<!:)\*\*[ \t]*$", re.M)
+PLAIN_LEAD = re.compile(r"^[ \t]{0,3}([A-Za-z][A-Za-z ;/-]{0,30}?)[ \t]*:[ \t]*", re.M)
 # An opening fence starts at the beginning of a backtick run and its info string holds no backtick
 # (CommonMark's rule), so a line of backticks is read once, not once per backtick.
 FENCE = re.compile(r"(?<!`)`{3,}[^\n`]*\n(.*?)(?:```|\Z)", re.S)
@@ -142,16 +154,29 @@ def heading_name(line: str) -> str:
 
 
 def parse_body(text: str | None) -> Body:
+    """The body's sections by heading; a section under a lead-in keeps the lead-in in its text (the
+    passes that read a template's "Summary:" or "Test Plan:" find it there), `section` cuts it off."""
     text = bounded(text)
     parts: dict[str, list[str]] = {}
     fences = [match.span() for match in FENCE.finditer(text)]
-    headings = [heading for heading in NAMED_HEADING.finditer(text) if not _inside(heading.start(), fences)]
-    parts[""] = [text[: headings[0].start()] if headings else text]
-    for index, heading in enumerate(headings):
-        end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
+    starts = [
+        (heading.start(), heading.end(), heading_name(heading.group(1)))
+        for heading in NAMED_HEADING.finditer(text)
+        if not _inside(heading.start(), fences)
+    ]
+    starts += [
+        (lead.start(), lead.start(), heading_name(lead.group(1)).rstrip("."))
+        for pattern in (BOLD_LEAD, PLAIN_LEAD)
+        for lead in pattern.finditer(text)
+        if not _inside(lead.start(), fences) and (pattern is BOLD_LEAD or heading_name(lead.group(1)) in ROLE_OF)
+    ]
+    starts.sort()
+    parts[""] = [text[: starts[0][0]] if starts else text]
+    for index, (_, begin, name) in enumerate(starts):
+        end = starts[index + 1][0] if index + 1 < len(starts) else len(text)
         # A heading said twice ("### Describe the bug" over "## Describe the bug") heads one section:
         # the text under each is kept, in order.
-        parts.setdefault(heading_name(heading.group(1)), []).append(text[heading.end() : end])
+        parts.setdefault(name, []).append(text[begin:end])
     sections = {name: "\n\n".join(texts) for name, texts in parts.items()}
     return Body(sections, [block.strip() for block in FENCE.findall(text)])
 
@@ -170,6 +195,7 @@ PROSE_PASSES: tuple[tuple[re.Pattern[str], str], ...] = (
     (HTML_TAG, " "),
     (LINK, r"\1"),
     (HEADING, "\n\n"),
+    (BOLD_HEADING_LINE, "\n\n"),
     (EMPHASIS, r"\1"),
 )
 # A run of blanks after a word, the run a single space already is left out: `(?<=\S)[ \t]+` as a
@@ -208,6 +234,14 @@ def excerpt(sentence: str, words: str = "", limit: int = 120) -> str:
     space = flat.find(" ", begin, at)
     begin = space + 1 if space >= 0 else at
     return "…" + shorten(flat[begin:], limit - 1)
+
+
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def code_only(sentence: str) -> bool:
+    """Nothing but code spans ("`offsets[0] != dim`"): an item of a list of code, no statement."""
+    return not LETTER.search(CODE_SPAN.sub("", sentence))
 
 
 def lead_in(sentence: str) -> bool:
@@ -318,8 +352,14 @@ def section(body: Body, *names: str) -> str:
         word = re.compile(rf"\b{re.escape(name)}\b")
         for heading, text in body.sections.items():
             if heading and name in heading and word.search(heading):
-                return text
+                return _without_lead(text)
     return ""
+
+
+def _without_lead(text: str) -> str:
+    """A lead-in's section without the lead-in ("**Root cause:**"), as a heading's is without the heading."""
+    lead = BOLD_LEAD.match(text) or PLAIN_LEAD.match(text)
+    return text[lead.end() :] if lead else text
 
 
 # The line of a log that names what went wrong: an exception with its message, or the signal a

@@ -205,3 +205,21 @@ def test_what_a_fix_says_the_code_failed_to_do_is_the_cause_of_its_issue() -> No
     # A fix's account of what it makes unnecessary is no cause.
     done = "Fixes #40\n\nThe extra copy is not needed anymore."
     assert root_cause_sentences([parse_body(done)], [], [True]) == ([], False)
+
+
+def test_a_root_cause_lead_in_heads_its_section_and_its_list_of_code_is_no_cause() -> None:
+    fix = item(
+        31,
+        "[nested] Keep lengths when the selected rows leave gaps",
+        "## Summary\n\nUnbinding a narrowed tensor includes rows that were not selected.\n\n"
+        "**Root cause:** in `from_lengths`, the layout was called contiguous when none of these held:\n\n"
+        "- `lengths[1:-1] != width`\n- `offsets[1:-2].diff() != width`\n\n"
+        "For two rows or fewer, both checks see empty tensors and never fire. "
+        "The view then spans the gap between the rows.\n\n"
+        "**Fix:** compare every offset difference with its length.\n",
+        kind="pull_request",
+    )
+    assert analyse(fix)[31].root_cause == (
+        "For two rows or fewer, both checks see empty tensors and never fire. "
+        "The view then spans the gap between the rows."
+    )

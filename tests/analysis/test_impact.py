@@ -3,6 +3,8 @@ composed; empty where the sources state none."""
 
 from __future__ import annotations
 
+import pytest
+
 from pytorch_insight.analysis.impact import consequence, harm_told, impact_sentences
 from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser
@@ -117,3 +119,18 @@ def test_an_issue_s_opening_is_its_impact_when_no_fact_quotes_it_and_a_change_s_
     )
     assert analyses[90].impact == opening
     assert analyses[91].impact != opening  # a change's opening says what it changes
+
+
+@pytest.mark.parametrize(
+    ("opening", "told"),
+    [
+        ("Fixes `Unpool` crash when the input tensors are small.", True),
+        ("This PR fixes the cases where the op suite crashes when it is enabled for the new backend.", True),
+        ("Fix the dtype of the reduction output to match eager.", False),  # what it changes, no harm named
+        ("Fixes #4242 - the pool crashes on small inputs.", False),  # a closing reference restates its issue
+        ("Add a fallback so the pool no longer crashes.", False),  # what the change does
+        ("Fix the loader to avoid a crash on empty files.", False),  # harm avoided, which is the change's aim
+    ],
+)
+def test_a_change_s_opening_is_its_impact_only_as_the_harm_it_fixes(opening: str, told: bool) -> None:
+    assert harm_told(opening, 200, change=True) == (opening if told else "")

@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from pytorch_insight.analysis.roles import RoleModel
-from pytorch_insight.learn.roles import ROLE_HEADINGS
+from pytorch_insight.headings import ROLE_HEADINGS
 from pytorch_insight.pipeline.phrases import MAGNITUDE
-from pytorch_insight.text import REQUEST, Body, lead_in, section, sentences
+from pytorch_insight.text import REQUEST, Body, code_only, lead_in, section, sentences
 
 # ", which causes the OOM", ", leading to skipped rows": what comes before is the mechanism, what
 # follows the marker the effect.
@@ -249,8 +249,8 @@ def root_causes(
     quotes it; without `headed`, each must also have the role model's agreement."""
     found = []
     for sentence in sentences_found:
-        if lead_in(sentence):
-            continue  # a lead-in to a repro or a log ("The following program triggers it because …:")
+        if lead_in(sentence) or code_only(sentence):
+            continue  # a lead-in to a repro or a log ("The following program triggers it because …:"), or its code
         marker = ROOT_CAUSE.search(sentence)
         if marker and not_a_cause(sentence, marker):
             continue

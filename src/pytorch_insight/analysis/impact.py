@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from pytorch_insight.analysis.causes import CLOSING_LINE, HARM, SPARED, describes_change
-from pytorch_insight.learn.roles import ROLE_HEADINGS
+from pytorch_insight.headings import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import bounded, excerpt, lead_in, parse_body, section, sentences
+from pytorch_insight.text import CODE_SPAN, bounded, code_only, excerpt, lead_in, parse_body, section, sentences
 
 CHANGES = ("pull_request", "commit")
 # Facts whose sentences state the impact: the problem, its measurement, a measured gain.
@@ -54,7 +54,6 @@ OPENING_HARM = re.compile(
     rf"{HARM.pattern}|\bsilently\b|\binconsistent\b|\bdiffer(?:s|ent)?\s+(?:from|results?|outputs?|values?)\b", re.I
 )
 EXPLAINS = re.compile(r"\b(?:because|since|due to)\b", re.I)
-CODE_SPAN = re.compile(r"`[^`\n]*`")
 # "The error happens inside ...", "This leak happens when ...": harm stated before the sentence.
 REFERS_BACK = re.compile(r"\b(?:the|this|that|these|those)\s+$", re.I)
 
@@ -67,8 +66,9 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
     first; an explicit "Impact" section, or a sentence led by "Impact:" / "Observable effect:", wins."""
     for assessment in story:
         explicit = section(parse_body(assessment.item.body), *ROLE_HEADINGS["impact"])
-        if explicit and sentences(explicit):
-            return sentences(explicit)
+        stated = [s for s in sentences(explicit) if not code_only(s)]
+        if stated:
+            return stated
     for assessment in story:
         led = [s[lead.end() :] for s in sentences(assessment.item.body or "") if (lead := IMPACT_LEAD.match(s))]
         if led:
@@ -109,16 +109,26 @@ def consequence(story: list[Assessment]) -> str:
     return ""
 
 
-def harm_told(summary: str, limit: int) -> str:
+# "Fixes `MaxUnpool` crash when input tensors are small", "This PR fixes a few cases where ...
+# crashes": a fix's opening that names the harm it removes states that harm, and whom it hits.
+FIXED_HARM = re.compile(r"^\W*(?:this (?:pr|change|diff|patch) )?fix(?:es|ed)?\b", re.I)
+
+
+def harm_told(summary: str, limit: int, change: bool = False) -> str:
     """The report's opening sentence when it names harm ("compilation fails with a stride validation
     error"): a problem the phrase list has no words for is still stated there, and an empty impact
     beside it reads as missed to every fact-checker. Later sentences guess at causes or say what
     does not fail; an opening that says what a change does is no impact, nor one whose harm is
     named elsewhere ("The error happens inside ..."), only inside code (`leaky_relu`) or only as
-    the reason for something else ("This test was disabled because it is failing"). A long one is
-    cut around its harm word."""
+    the reason for something else ("This test was disabled because it is failing"). A `change`'s
+    opening states harm only as the harm it fixes. A long one is cut around its harm word."""
     opening = next(iter(sentences(summary)), "")
-    harm = OPENING_HARM.search(CODE_SPAN.sub(lambda span: " " * len(span.group()), opening))
+    fixed = FIXED_HARM.match(opening) if change else None
+    if change and (fixed is None or CLOSING_LINE.match(opening)):
+        return ""
+    harm = OPENING_HARM.search(
+        CODE_SPAN.sub(lambda span: " " * len(span.group()), opening), fixed.end() if fixed else 0
+    )
     if (
         harm is None
         or "\n" in opening
@@ -126,7 +136,7 @@ def harm_told(summary: str, limit: int) -> str:
         or REFERS_BACK.search(opening[: harm.start()])
         or EXPLAINS.search(opening[: harm.start()])
         or lead_in(opening)
-        or describes_change(opening)
+        or (describes_change(opening) and not fixed)
     ):
         return ""
     return excerpt(opening, harm.group(0), limit)

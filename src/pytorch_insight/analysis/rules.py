@@ -217,8 +217,8 @@ class RuleAnalyser:
             # again, never a cause or the mechanism, nor the bare title (a restatement).
             again = first(stated, 1, exclude=analysis.root_cause + analysis.details)
             analysis.impact = excerpt(again[0], limit=IMPACT_AGAIN) if again and "\n" not in again[0] else ""
-        if not analysis.impact and item.kind not in CHANGES:  # a change's summary says what it changes
-            analysis.impact = harm_told(summary, IMPACT_AGAIN)
+        if not analysis.impact:  # a change's summary says what it changes, and perhaps what it fixes
+            analysis.impact = harm_told(summary, IMPACT_AGAIN, change=item.kind in CHANGES)
         # A PR's body describes its fix; only an explicit section there, an issue's report or a thread
         # offers a workaround.
         reports = [b for b, a in zip(bodies, [assessment, *story], strict=True) if a.item.kind not in CHANGES]

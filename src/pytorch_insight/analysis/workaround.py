@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pytorch_insight.learn.roles import ROLE_HEADINGS
+from pytorch_insight.headings import ROLE_HEADINGS
 from pytorch_insight.text import REQUEST, Body, join_sentences, lead_in, parse_body, section, sentences
 
 WORKAROUND = re.compile(
