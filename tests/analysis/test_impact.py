@@ -93,6 +93,7 @@ def test_a_report_s_opening_that_names_harm_is_its_impact() -> None:
         "A dtype-converting copy to the host can silently overwrite the source tensor.",
         "When `torch.compile` wraps the loop, the output is inconsistent with eager.",
         "Compiling the fold after a transpose causes native heap corruption.",
+        "Running ops from two threads at the same time kills the process; there is no exception.",
     ):
         assert harm_told(f"{opening} It may be the fusion pass.", 200) == opening
     for opening in (

@@ -40,7 +40,7 @@ ROOT_CAUSE = re.compile(
 EFFECT_MARKER = re.compile(EFFECT, re.I)
 # Words that name harm: a failure, wrong values, a slowdown, a leak.
 HARM = re.compile(
-    r"\b(?:fail\w*|errors?|crash\w*|hang\w*|deadlock\w*|corrupt\w*|wrong|incorrect\w*|nans?|slow\w*|leak\w*|oom|"
+    r"\b(?:fail\w*|errors?|crash\w*|hang\w*|deadlock\w*|corrupt\w*|wrong|incorrect\w*|nans?|slow\w*|leak\w*|ooms?|"
     r"out of memory|abort\w*|segfault\w*|illegal|mismatch\w*|diverg\w*|garbage)\b",
     re.I,
 )

@@ -51,7 +51,10 @@ CONSEQUENCE = re.compile(
 # An opening states a wrong result in more words than HARM's: "silently overwrites", "output is
 # inconsistent with eager", "produces numerically different results".
 OPENING_HARM = re.compile(
-    rf"{HARM.pattern}|\bsilently\b|\binconsistent\b|\bdiffer(?:s|ent)?\s+(?:from|results?|outputs?|values?)\b", re.I
+    rf"{HARM.pattern}|\bsilently\b|\binconsistent\b|\bdiffer(?:s|ent)?\s+(?:from|results?|outputs?|values?)\b|"
+    # "kills the process", "terminates the interpreter": a crash in other words
+    r"\b(?:kill|terminat)\w*\s+(?:the\s+|its\s+)?(?:python\s+)?(?:process|interpreter|job|worker)s?\b",
+    re.I,
 )
 EXPLAINS = re.compile(r"\b(?:because|since|due to)\b", re.I)
 # "The error happens inside ...", "This leak happens when ...": harm stated before the sentence.

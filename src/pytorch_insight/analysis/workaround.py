@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from pytorch_insight.analysis.causes import HARM
 from pytorch_insight.headings import ROLE_HEADINGS
 from pytorch_insight.text import REQUEST, Body, join_sentences, lead_in, parse_body, section, sentences
 
@@ -34,7 +35,7 @@ STAYS_AWAY_IF = re.compile(
     r"\b(?:goes|go|went) away (?:if|when|with(?:out)?|after|once|by)\b|"
     r"\b(?:works?|worked|runs?|passes) (?:again |fine |correctly )?after (?:downgrading|reverting|pinning|"
     r"rolling back|switching|installing)\b|"
-    r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once)\b|"
+    r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once|on)\b|"
     r"\b(?:works?|runs?|passes|succeeds?) (?:fine |correctly )?(?:with|under|using) (?:the )?\S+ backend\b|"
     r"\bbackend (?:produces|gives|returns) (?:the )?(?:correct|right|expected)\b|"
     # "Remove the scale tensor from the region's inputs and everything compiles."
@@ -47,6 +48,9 @@ STAYS_AWAY_IF = re.compile(
 ANOTHER_LIMIT = re.compile(
     r"\bwhich (?:is|was) (?:a |an |the )?(?:\w+ )?work-?around\b|\bwork-?around (?:given|because of|due to)\b", re.I
 )
+# "runs fine on 2.5.1 but OOMs immediately on 2.9": fine in one setting and failing in the other is
+# the problem stated as a comparison (a regression), not a way around it.
+CONTRAST = re.compile(rf"\b(?:but|while|whereas)\b[^.;]*?(?:{HARM.pattern})", re.I)
 NEGATION = re.compile(r"\b(?:not|never|no longer|neither|nor)\b|n't\b", re.I)
 NEGATION_REACH = 16  # characters before a "works fine with" that can deny it ("doesn't work fine with")
 
@@ -95,7 +99,11 @@ def keeps_problem_away(sentence: str) -> bool:
     if change:
         return not NEGATION.search(change.group(1))
     away = STAYS_AWAY_IF.search(sentence)
-    return bool(away) and not NEGATION.search(sentence[max(0, away.start() - NEGATION_REACH) : away.start()])
+    return (
+        bool(away)
+        and not NEGATION.search(sentence[max(0, away.start() - NEGATION_REACH) : away.start()])
+        and not CONTRAST.search(sentence, away.end())
+    )
 
 
 def _code_after(text: str, sentence: str) -> str:
