@@ -55,6 +55,7 @@ UNITS = {
     "numbered prompts": "1. what is it\n",
     "mixed": "# h\n```\n[[((**__ `x\n  - 1. what?\n\n<a ![x]( Test Plan:\n\t \n",
     "bold lead-ins": "**Root cause:** x\n",
+    "disclosure prefixes": "**Disclosure** this was drafted with an a",
     "plain lead-ins": "Workaround: y\n",
     "bold runs without a close": "**" + "a" * 39 + "  \t",
     "logs after lead-ins": "It fails with:\n```\na.b.c.D.e.F: x\nValueError: y\nA.B.C.D.E.F.G.H.I.J.K.L\n```\n",

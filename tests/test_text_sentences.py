@@ -103,6 +103,16 @@ def test_an_alert_and_a_note_on_who_wrote_the_text_say_nothing_of_the_item() -> 
     )
     assert sentences(text) == ["The reducer reads lanes it never loaded."]
     assert "root cause" in parse_body(text).sections
+    disclosed = (
+        "> **Disclosure (AI policy):** This PR and its description were drafted with an AI coding assistant; "
+        "the diff has been reviewed.\n\nPrepared with an AI assistant, human reviewed.\n\n"
+        "AI-assisted content:\n\nThe pool divides by the row count, which is zero for an empty input."
+    )
+    assert sentences(disclosed) == ["The pool divides by the row count, which is zero for an empty input."]
+    # a sentence about the item that names AI hardware stays
+    assert sentences("The generated kernel fails on the Radeon AI PRO card.") == [
+        "The generated kernel fails on the Radeon AI PRO card."
+    ]
 
 
 def test_a_heading_said_twice_heads_one_section_and_keeps_both_texts() -> None:

@@ -56,9 +56,12 @@ BOILERPLATE = re.compile(
     r"^[ \t]*+(?=[cs*dpartf\[])(?:cc:?[ \t]+@.*|Stack from \[ghstack\].*|\*[ \t]+(?:__->__[ \t]+)?#\d+[ \t]*|"
     r"Differential Revision:.*|Pull Request resolved:.*|Approved by:.*|Reviewed By:.*|"
     r"(?:Fixes|Closes|Resolves):?[ \t]+(?:#\d+|https?://\S+)\.?[ \t]*|Authored with .*|Test Plan:?[ \t]*|"
-    # a GitHub alert's marker line ("> [!NOTE]"), and a line saying who or what wrote the text
+    # a GitHub alert's marker line ("> [!NOTE]"), and a line saying who or what wrote the text ("**Disclosure
+    # (AI policy):** This PR was drafted with an AI coding assistant", "Prepared with an AI assistant")
     r"\[!(?:note|tip|important|warning|caution)\][ \t]*|"
-    r"(?:this|the)\b[^\n]*?\b(?:ai[- ]generated|(?:with|by) the (?:assistance|help) of an ai)\b.*)$",
+    r"(?:\*\*[^*\n]{1,40}\*\*[ \t]*)?(?:(?:this|the|prepared|drafted|authored)\b[^\n]*?)?"
+    r"\b(?:ai[- ](?:generated|assisted)|(?:with|by|using) (?:the (?:assistance|help) of |assistance from )?"
+    r"an ai)\b.*)$",
     re.I | re.M,
 )
 # fbcode exports: "Summary:" opens the description, "Test Plan:" a block of commands and links that
