@@ -131,6 +131,9 @@ def test_an_issue_s_opening_is_its_impact_when_no_fact_quotes_it_and_a_change_s_
         ("Fixes #4242 - the pool crashes on small inputs.", False),  # a closing reference restates its issue
         ("Add a fallback so the pool no longer crashes.", False),  # what the change does
         ("Fix the loader to avoid a crash on empty files.", False),  # harm avoided, which is the change's aim
+        # harm named and pointed at, never stated
+        ("Fix the memory leak shown in https://github.com/org/repo/issues/12#issuecomment-3", False),
+        ("Fixes the crash.", False),
     ],
 )
 def test_a_change_s_opening_is_its_impact_only_as_the_harm_it_fixes(opening: str, told: bool) -> None:

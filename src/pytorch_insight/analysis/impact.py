@@ -115,6 +115,14 @@ def consequence(story: list[Assessment]) -> str:
 # "Fixes `MaxUnpool` crash when input tensors are small", "This PR fixes a few cases where ...
 # crashes": a fix's opening that names the harm it removes states that harm, and whom it hits.
 FIXED_HARM = re.compile(r"^\W*(?:this (?:pr|change|diff|patch) )?fix(?:es|ed)?\b", re.I)
+# "Fix the memory leak shown in <url>": the harm is named and pointed at, not stated; what follows
+# it must say when or whom it hits ("... when input tensors are small"). Possessive runs: a run of
+# "#1#1..." is read one way only.
+POINTER_ONLY = re.compile(
+    r"\W*(?:(?:shown|reported|described|seen|mentioned|found|raised|discussed)\s+)?(?:in|at|by|from|on|see)?\s*"
+    r"(?:(?:https?://\S++|[\w.-]*+#\d++)\W*+)*+$",
+    re.I,
+)
 
 
 def harm_told(summary: str, limit: int, change: bool = False) -> str:
@@ -140,6 +148,7 @@ def harm_told(summary: str, limit: int, change: bool = False) -> str:
         or EXPLAINS.search(opening[: harm.start()])
         or lead_in(opening)
         or (describes_change(opening) and not fixed)
+        or (fixed and POINTER_ONLY.match(opening, harm.end()))
     ):
         return ""
     return excerpt(opening, harm.group(0), limit)
