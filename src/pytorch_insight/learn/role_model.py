@@ -72,8 +72,8 @@ def train_roles(paths: Sequence[Path], out: Path) -> dict:
         "threads": len({r.thread for r in records}),
         "repositories": sorted({r.thread.split("#")[0] for r in records}),
         "per_role": dict(Counter(r.role for r in records).most_common()),
-        "labels": "the role of the heading or lead-in the author put the sentence under (learn/roles.py ROLE_HEADINGS, "
-        "INLINE_LEADS), the heading itself removed",
+        "labels": "the role of the heading or lead-in the author put the sentence under (headings.py ROLE_HEADINGS, "
+        "learn/roles.py INLINE_LEADS), the heading itself removed",
         "not_learned": [role for role in ROLES if role not in model.classes],
         "evaluation": {
             "method": f"trained on the threads outside a {TEST_SHARE:.0%} hash sample of threads, "
