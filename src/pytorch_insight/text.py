@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -167,12 +168,7 @@ def parse_body(text: str | None) -> Body:
         for heading in NAMED_HEADING.finditer(text)
         if not _inside(heading.start(), fences)
     ]
-    starts += [
-        (lead.start(), lead.start(), heading_name(lead.group(1)).rstrip("."))
-        for pattern in (BOLD_LEAD, PLAIN_LEAD)
-        for lead in pattern.finditer(text)
-        if not _inside(lead.start(), fences) and (pattern is BOLD_LEAD or heading_name(lead.group(1)) in ROLE_OF)
-    ]
+    starts += [(start, start, name) for start, name in _leads(text, fences)]
     starts.sort()
     parts[""] = [text[: starts[0][0]] if starts else text]
     for index, (_, begin, name) in enumerate(starts):
@@ -182,6 +178,15 @@ def parse_body(text: str | None) -> Body:
         parts.setdefault(name, []).append(text[begin:end])
     sections = {name: "\n\n".join(texts) for name, texts in parts.items()}
     return Body(sections, [block.strip() for block in FENCE.findall(text)])
+
+
+def _leads(text: str, fences: list[tuple[int, int]]) -> Iterator[tuple[int, str]]:
+    """(start, name) of each lead-in outside code that heads a section: bold, or plain naming a role."""
+    for pattern in (BOLD_LEAD, PLAIN_LEAD):
+        for lead in pattern.finditer(text):
+            name = heading_name(lead.group(1))
+            if not _inside(lead.start(), fences) and (pattern is BOLD_LEAD or name in ROLE_OF):
+                yield lead.start(), name.rstrip(".")
 
 
 # "> " at a line's start: a quoted passage (a reply's quote, a description pasted as a quote) is
