@@ -207,6 +207,50 @@ def test_what_a_fix_says_the_code_failed_to_do_is_the_cause_of_its_issue() -> No
     assert root_cause_sentences([parse_body(done)], [], [True]) == ([], False)
 
 
+def test_how_a_fix_says_the_code_behaved_before_it_is_the_cause_and_names_its_source() -> None:
+    fix = item(
+        51,
+        "Key the kernel cache on the stream too",
+        "Fixes #50\n\nThis PR adds the stream to the cache key. Previously, the cache key held only the device "
+        "index, so two streams shared one compiled kernel.",
+        kind="pull_request",
+        state="closed",
+    )
+    issue = item(50, "Second stream reads stale kernels", "The output on the second stream differs from the first.")
+    found = analyse(fix, issue)
+    assert found[51].root_cause.startswith("Previously, the cache key held only the device index")
+    assert found[50].root_cause.startswith("Previously, the cache key held only the device index")
+    # the issue's report shows it quoted from its fix; the fix's own words need no pointer
+    assert found[50].quoted_from["root_cause"] == "github:pytorch/pytorch#51"
+    assert "root_cause" not in found[51].quoted_from
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the symptom before the fix, not how it came about
+        "Previously this would crash with a floating point exception.",
+        "Previously, the test failed on the second device.",
+        # the change's own history
+        "Previously landed as #12 and reverted for an internal build break.",
+        # what the change makes different, a feature's before and after
+        "Previously each op went through the dispatcher alone; now they share one pass.",
+    ],
+)
+def test_a_fix_s_before_that_is_a_symptom_history_or_feature_is_no_cause(text: str) -> None:
+    assert root_cause_sentences([parse_body(f"Fixes #40\n\n{text}")], [], [True]) == ([], False)
+
+
+def test_in_a_report_how_the_code_behaved_before_is_no_cause() -> None:
+    said = "Previously, the cache key held only the device index."
+    assert root_cause_sentences([parse_body(said)], [], [False]) == ([], False)
+
+
+def test_a_cause_without_a_marker_is_kept_whole_when_the_summary_already_quotes_it() -> None:
+    sentence = "The previous gate compared the minor version alone and disabled the pool on 7.0."
+    assert root_causes([sentence], f"Gate the pool on the full version. {sentence}") == [sentence]
+
+
 def test_a_root_cause_lead_in_heads_its_section_and_its_list_of_code_is_no_cause() -> None:
     fix = item(
         31,

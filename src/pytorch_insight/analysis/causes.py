@@ -187,6 +187,22 @@ OMISSION = re.compile(
     r"\b(?:is|was|were|are)\s+missing\b",
     re.I,
 )
+# In a fix's description, how the code behaved before it: "Previously, the cache key skipped private
+# configs", "The previous gate `V < 702` was disabling it on 7.0": the mechanism the change removes.
+PRIOR_BEHAVIOUR = re.compile(
+    r"^\W*(?:previously\b|before this (?:pr|change|diff|patch|fix)\b|"
+    r"the (?:previous|old|existing|original) (?:\S+\s+){0,5}?(?:was|were|did|would|had|used|only|always|never|"
+    r"assumed|called|checked|relied|treated|computed|returned)\b)",
+    re.I,
+)
+# "Previously this would crash", "Previously, the test failed on MI300x": the failure itself (its
+# symptom), not how it came about; "Previously landed as #12 but reverted": the change's history.
+PRIOR_SYMPTOM = re.compile(
+    r"^\W*[^,;:]{0,40}?\b(?:(?:would|will|could|can|did)\s+)?(?:crash|fail|break|error|hang|segfault|raise|abort)\w*\b|"
+    r"\b(?:this|it|the test|tests)\s+(?:would|will|could|did|was|were)\b|"
+    r"\b(?:revert\w*|reland\w*|landed|merged|attempt\w*|tried|discussed|approved)\b",
+    re.I,
+)
 # "... is not needed anymore", "no longer": what the change makes unnecessary, not what was wrong.
 NOT_DONE = re.compile(r"\b(?:anymore|any more|no longer|after this (?:pr|change)|with this (?:pr|change)|now)\b", re.I)
 
@@ -223,7 +239,7 @@ def root_cause_sentences(bodies: list[Body], thread: list[str], changes: Sequenc
             if (
                 ROOT_CAUSE.search(sentence)
                 or (n + 1 < len(said) and brings_harm(said[n + 1]))
-                or (change and omission(sentence))
+                or (change and (omission(sentence) or prior_behaviour(sentence)))
             ):
                 found.append(sentence)
     return found, False
@@ -233,6 +249,13 @@ def omission(sentence: str) -> bool:
     """A fix's description names what the code failed to do ("the offset was not multiplied by the
     element size", "never restored"), which is the mechanism the fix removes; not the change itself."""
     return OMISSION.search(sentence) is not None and not describes_change(sentence) and not NOT_DONE.search(sentence)
+
+
+def prior_behaviour(sentence: str) -> bool:
+    """A fix's description says what the code did before the change (the mechanism it removes), not
+    the failure that followed from it nor the change's own history."""
+    lead = PRIOR_BEHAVIOUR.match(sentence)
+    return lead is not None and not PRIOR_SYMPTOM.search(sentence[lead.end() :]) and not NOT_DONE.search(sentence)
 
 
 def brings_harm(sentence: str) -> bool:
@@ -305,9 +328,9 @@ def cause_clause(sentence: str, summary: str) -> str:
     """`sentence`, or only its causal clause when the summary already quotes the sentence (empty
     when that clause is too short to name a cause, or when the marker leads to the effect: the
     cause before ", which causes …" is what the summary already says)."""
-    if sentence[:60] not in summary:
-        return sentence
     marker = ROOT_CAUSE.search(sentence)
+    if sentence[:60] not in summary or marker is None:
+        return sentence
     if marker and EFFECT_MARKER.match(marker.group(0)):
         return ""
     clause = sentence[marker.start() :].rstrip(" :;,") if marker else ""

@@ -16,6 +16,7 @@ from pytorch_insight.analysis.fix_state import (
     timeline_prs,
 )
 from pytorch_insight.analysis.impact import CHANGES, consequence, harm_told, impact_sentences
+from pytorch_insight.analysis.lists import LIST_ITEM, with_its_list
 from pytorch_insight.analysis.model import (
     Analysis,
     AnalysisContext,
@@ -33,9 +34,7 @@ from pytorch_insight.text import (
     bounded,
     excerpt,
     join_sentences,
-    lead_in,
     parse_body,
-    prose,
     section,
     sentences,
 )
@@ -84,12 +83,6 @@ INLINE_ERROR = re.compile(r"`((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b[^`]{0,1
 API = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 CODE_SPAN = re.compile(r"`([^`\n]{2,60})`")
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
-LIST_ITEM = re.compile(r"^[ \t]*+(?:[-*+]|\d++[.)])[ \t].*$", re.M)
-# A line ending in ":" and the list right below it.
-LEAD_IN_LIST = re.compile(r":[ \t]*\n(?:[ \t]*\n)*+((?:[ \t]*+(?:[-*+]|\d++[.)])[ \t].*(?:\n|$))+)")
-LIST_SUMMARY_ITEMS = 6
-LEAD_TAIL = 20  # the last characters of a lead-in sentence that find its line in the text
-BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s*")
 URL = re.compile(r"https?://\S+")
 SUMMARY_WORDS = 5
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
@@ -227,6 +220,10 @@ class RuleAnalyser:
             report_texts = ["\n\n".join(b.sections.values()) for b in reports] + threads
             workaround = self.role_sentence(report_texts, "workaround", exclude=used + analysis.impact)
         analysis.workaround, analysis.workaround_code = workaround, code
+        for field in ("root_cause", "impact"):
+            source = quoted_source(getattr(analysis, field), item, [other.item for other in story])
+            if source and field not in analysis.quoted_from:
+                analysis.quoted_from[field] = source
         return analysis
 
     def role_sentence(self, texts: list[str], role: str, exclude: str) -> str:
@@ -241,6 +238,20 @@ class RuleAnalyser:
                 ):
                     return sentence
         return ""
+
+
+def quoted_source(text: str, item: Item, story: Sequence[Item]) -> str:
+    """The id of the linked item whose words a field quotes when they are not the item's own: the
+    report names where a cause or an impact read from a fix or an earlier version comes from."""
+    head = " ".join(text.removesuffix("…")[:60].split(". ")[0].split())
+    if not head or head in words_of(item):
+        return ""
+    return next((other.id for other in story if head in words_of(other)), "")
+
+
+def words_of(item: Item) -> str:
+    parts = [item.title, item.body, *(comment.body for comment in item.comments)]
+    return " ".join(" ".join(part.split()) for part in parts if part)
 
 
 def first(found: Iterable[str], limit: int, exclude: str = "") -> list[str]:
@@ -269,25 +280,6 @@ def summarise(body: Body, lists: bool = True) -> str:
         if found:
             return join_sentences(with_its_list(found[:2], candidate) if lists else found[:2])
     return ""
-
-
-def with_its_list(chosen: list[str], text: str) -> list[str]:
-    """A lead-in that ends in ":" keeps the list it introduces, whole: cut to the items long enough
-    to quote, it drops conditions and reads as a broader claim ("aborts when: <one of four
-    conditions>"). A list too long to quote is said to go on."""
-    lead = chosen[0]
-    if not lead_in(lead):
-        return chosen
-    for block in LEAD_IN_LIST.finditer(text):
-        line = text[text.rfind("\n", 0, block.start()) + 1 : block.start() + 1]
-        if not " ".join(prose(line).split()).endswith(lead[-LEAD_TAIL:]):
-            continue  # another lead-in's list (a ghstack's, say)
-        items = [BULLET.sub("", " ".join(prose(item).split())) for item in LIST_ITEM.findall(block.group(1))]
-        items = [item for item in items if item]
-        if items:
-            listed = "; ".join(items[:LIST_SUMMARY_ITEMS]) + ("; …" if len(items) > LIST_SUMMARY_ITEMS else "")
-            return [f"{lead} {listed}"]
-    return chosen
 
 
 def says_something(sentence: str) -> bool:
