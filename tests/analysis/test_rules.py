@@ -115,6 +115,22 @@ def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description() 
     assert "Prune alias" not in analysed[302].workaround
 
 
+def test_a_fix_that_only_names_its_issue_is_summarised_by_the_issue_s_title() -> None:
+    issue = item(330, "Complex matmul gives wrong values for long inner dimensions", "```python\nrun()\n```")
+    fix = item(331, "[backend] complex matmul fix", "Fixes #330", kind="pull_request", state="closed")
+    analysed = analyse(issue, fix)
+    assert analysed[331].summary == "Complex matmul gives wrong values for long inner dimensions"
+    assert analysed[331].quoted_from["summary"] == "github:pytorch/pytorch#330"
+    # a fix with words of its own is summarised by them
+    told = item(
+        332,
+        "[backend] complex matmul fix",
+        "Fixes #330\n\nThe inner loop now splits long dimensions.",
+        kind="pull_request",
+    )
+    assert "summary" not in analyse(issue, told)[332].quoted_from
+
+
 def test_fix_state_follows_the_linked_pr() -> None:
     issue = item(
         310,
@@ -422,6 +438,31 @@ def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
     # A workaround named as one, in a comment, goes before a change that only keeps the problem away.
     named = "A workaround is to export each submodule on its own."
     assert find_workaround([report], [report], [named])[0] == named
+
+
+def test_a_lead_in_that_keeps_the_problem_away_is_quoted_with_what_it_introduces() -> None:
+    from pytorch_insight.analysis.workaround import find_workaround, keeps_problem_away
+
+    for stated in (
+        "Each of the following makes the result exactly correct.",
+        "Half-precision inputs allow the kernel to run correctly.",
+    ):
+        assert keeps_problem_away(stated), stated
+
+    def found(text: str) -> str:
+        report = parse_body(text)
+        return find_workaround([report], [report], [])[0]
+
+    # the change is named before the colon; what follows only shows it working
+    shown = (
+        "The export fails on the new release.\n\nIt works fine after downgrading to the previous release:\n```\nok\n```"
+    )
+    assert found(shown) == "It works fine after downgrading to the previous release"
+    # the change is named only in the list below the colon
+    listed = "The sum is wrong.\n\nThe same script is correct with:\n\n- a contiguous input\n- `bias=None`\n"
+    assert found(listed) == "The same script is correct with: a contiguous input; `bias=None`"
+    # a lead-in with neither names nothing
+    assert found("The sum is wrong.\n\nThe same script is correct with:\n```\nrun()\n```") == ""
 
 
 def test_a_comment_line_of_a_code_block_is_no_heading() -> None:

@@ -29,13 +29,16 @@ IMPACT_FACTS = (
     "scale",
 )
 SCOPE = re.compile(
-    r"\b\d+\s+(?:of\s+\d+\s+|out of\s+\d+\s+)?(?:\w+\s+)?(?:tests?|test cases|models?|jobs?|workflows?|"
+    r"\b\d+\s*(?:/\s*\d+\s+|\s(?:of|out of)\s+\d+\s+|\s)(?:\w+\s+)?(?:tests?|test cases|models?|jobs?|workflows?|"
     r"configs?|configurations|parametrizations|users?|ranks?|nodes?|GPUs|benchmarks?|kernels?|shards?)\b",
     re.I,
 )
 FAILING = re.compile(
     r"\b(?:fail\w*|error\w*|crash\w*|hang\w*|break\w*|broken|affected|regress\w*|end (?:with|in))\b", re.I
 )
+# In a report, "21/43 models are more than 15% slower" is the breadth of the problem too; a change
+# saying so measures its own cost.
+WORSE = re.compile(r"\b(?:slower|worse|wrong|incorrect|mismatch\w*)\b", re.I)
 # A benchmark table's rows (a measurement's sentence may be one): which row shows harm, the table
 # does not say in words, and PRs often add one to show that nothing got slower.
 TABLE_BARS = 3
@@ -52,6 +55,8 @@ CONSEQUENCE = re.compile(
 # inconsistent with eager", "produces numerically different results".
 OPENING_HARM = re.compile(
     rf"{HARM.pattern}|\bsilently\b|\binconsistent\b|\bdiffer(?:s|ent)?\s+(?:from|results?|outputs?|values?)\b|"
+    # "the op does nothing on offset slices", "the argument is silently ignored": an effect lost
+    r"\b(?:does|do|did) nothing\b|\b(?:has|have|had) no effect\b|\b(?:is|are|was|were|gets?) (?:silently )?ignored\b|"
     # "kills the process", "terminates the interpreter": a crash in other words
     r"\b(?:kill|terminat)\w*\s+(?:the\s+|its\s+)?(?:python\s+)?(?:process|interpreter|job|worker)s?\b",
     re.I,
@@ -78,7 +83,12 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
             return led
     found = []
     for assessment in story[:1]:  # how many tests, models or jobs fail: the breadth of the problem
-        found += [s for s in sentences(bounded(assessment.item.body)) if SCOPE.search(s) and FAILING.search(s)]
+        report = assessment.item.kind not in CHANGES
+        found += [
+            s
+            for s in sentences(bounded(assessment.item.body))
+            if SCOPE.search(s) and (FAILING.search(s) or (report and WORSE.search(s)))
+        ]
     # A change's own title says what it changes; the title of a report it fixes says what went wrong,
     # which is the change's impact (a title restates only its own entry).
     fixing = story[0].item.kind in CHANGES

@@ -175,6 +175,18 @@ class RuleAnalyser:
             if not describes_change(told):  # what the fix does is no account of the report
                 analysis.summary = told
                 analysis.quoted_from["summary"] = story[0].id
+        if not analysis.summary and item.kind in CHANGES:
+            # A fix that says no more than "Fixes #N": the report it fixes names the problem in its title.
+            fixed = [
+                other
+                for other in story
+                if other.item.kind not in CHANGES
+                and any(r.type == "fixes" and r.target == other.id for r in assessment.relations)
+                and says_something(other.item.title or "")
+            ]
+            if fixed:
+                analysis.summary = fixed[0].item.title or ""
+                analysis.quoted_from["summary"] = fixed[0].id
         summary = analysis.summary
         analysis.details = join_sentences(first(mechanism_sentences(item, body), 2, exclude=summary))
         changes = [item.kind in CHANGES, *(other.item.kind in CHANGES for other in story)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from pytorch_insight.analysis.causes import HARM
+from pytorch_insight.analysis.lists import with_its_list
 from pytorch_insight.headings import ROLE_HEADINGS
 from pytorch_insight.text import REQUEST, Body, join_sentences, lead_in, parse_body, section, sentences
 
@@ -38,11 +39,17 @@ STAYS_AWAY_IF = re.compile(
     r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once|on)\b|"
     r"\b(?:works?|runs?|passes|succeeds?) (?:fine |correctly )?(?:with|under|using) (?:the )?\S+ backend\b|"
     r"\bbackend (?:produces|gives|returns) (?:the )?(?:correct|right|expected)\b|"
+    # "Each of the following makes the result exactly correct", "float32 inputs allow it to run correctly"
+    r"\bmakes? (?:it|the (?:results?|outputs?)) (?:exactly |numerically )?(?:correct|match)\b|"
+    r"\b(?:allows?|lets?) (?:\S+ ){1,4}?to (?:execute|run|work|compile|pass|finish)\w* "
+    r"(?:correctly|fine|as expected)\b|"
     # "Remove the scale tensor from the region's inputs and everything compiles."
     r"^\W*(?:remove|drop|disable|enable|set|use|pass|call|add|wrap|replace|switch|downgrade|pin|move|cast)\b"
     r"[^.;]{0,150}\band (?:it|everything|the (?:model|code|script|program|test)) (?:works|compiles|runs|passes)\b",
     re.I,
 )
+# Words after "works fine after" / "is correct with" that name the change itself ("downgrading to 2.5.1").
+CHANGE_WORDS = 2
 # "..., which was the usual workaround for the slow 3-D kernel": the failing code is itself a way
 # around another limit, which tells why users write it, not how to avoid the failure.
 ANOTHER_LIMIT = re.compile(
@@ -65,12 +72,33 @@ def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) 
     texts = ["\n\n".join(body.sections.values()) for body in reports] + thread
     # A workaround named as one anywhere in the thread goes before a change that only keeps the
     # problem away.
-    for found in (names_workaround, keeps_problem_away):
-        for text in texts:
-            for sentence in sentences(text):
-                if found(sentence):
-                    return sentence, _code_after(text, sentence)
+    for text in texts:
+        for sentence in sentences(text):
+            if names_workaround(sentence):
+                return sentence, _code_after(text, sentence)
+    for text in texts:
+        for sentence in sentences(text):
+            if keeps_problem_away(sentence):
+                return sentence, _code_after(text, sentence)
+            if told := lead_in_workaround(sentence, text):
+                return told, ""
     return "", ""
+
+
+def lead_in_workaround(sentence: str, text: str) -> str:
+    """A lead-in that keeps the problem away: "It works fine after downgrading to 2.5.1:" states the
+    change before the colon (what follows shows it working); "The same code is correct with:"
+    states it only in the list below, which is quoted with it (without one it says nothing)."""
+    if not lead_in(sentence):
+        return ""
+    said = sentence.rstrip().removesuffix(":")
+    if not keeps_problem_away(said):
+        return ""
+    away = STAYS_AWAY_IF.search(said) or USER_CHANGE.search(said)
+    if away is not None and len(said[away.end() :].split()) >= CHANGE_WORDS:
+        return said
+    listed = with_its_list([sentence], text)[0]
+    return listed if listed != sentence else ""
 
 
 # "Found one workaround for you.", "Here is a workaround:": it announces one, the next words give it.
