@@ -379,6 +379,20 @@ def test_a_remark_after_the_repro_is_no_summary_of_a_description_that_opens_with
     assert summarise(parse_body(body)) == ""
     stated = "The reduction returns wrong values on CPU.\n```python\nimport torch\n```\nIt started in 2.9."
     assert summarise(parse_body(stated)).startswith("The reduction returns wrong values")
+    # what the repro shows going wrong is the summary; a sentence the capture cut off is not
+    seen = "On the virtual runner I observe a large discrepancy between the CPU and GPU outputs."
+    shown = f"Run the following script on a CI runner:\n```python\nimport torch\n```\n{seen}\n\nI can look at it later."
+    assert summarise(parse_body(shown)) == seen
+    assert summarise(parse_body(f"{shown}\n\nThe kernel gives incorrect val")) == seen
+
+
+def test_an_opening_note_on_the_report_itself_is_no_summary() -> None:
+    stated = "On the laptop GPU, matmul returns wrong values for transposed inputs."
+    note = "*Up-front note: this is a drive-by report,\nwe will not be able to follow up on it.*"
+    assert summarise(parse_body(f"{note}\n\n{stated}")) == stated
+    assert summarise(parse_body(f"Disclaimer: found by a fuzzer.\n\n{stated}")) == stated
+    alone = "Note: the nightly build of this week fails to import on every platform we tried."
+    assert summarise(parse_body(alone)) == alone  # a note that is all there is stays
 
 
 def test_a_setup_step_is_no_summary() -> None:

@@ -15,7 +15,7 @@ from pytorch_insight.analysis.fix_state import (
     threads_say,
     timeline_prs,
 )
-from pytorch_insight.analysis.impact import CHANGES, consequence, harm_told, impact_sentences
+from pytorch_insight.analysis.impact import CHANGES, OPENING_HARM, consequence, harm_told, impact_sentences
 from pytorch_insight.analysis.lists import LIST_ITEM, with_its_list
 from pytorch_insight.analysis.model import (
     Analysis,
@@ -34,6 +34,7 @@ from pytorch_insight.text import (
     bounded,
     excerpt,
     join_sentences,
+    lead_in,
     parse_body,
     section,
     sentences,
@@ -84,6 +85,11 @@ API = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 CODE_SPAN = re.compile(r"`([^`\n]{2,60})`")
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 URL = re.compile(r"https?://\S+")
+# "*Up-front note: this is a drive-by report ...*", "Disclaimer: ...": a description's opening
+# paragraph about the report itself, up to the blank line that ends it.
+OPENING_NOTE = re.compile(
+    r"\s*[*_]*(?:[\w-]+ )?(?:note|disclaimer|fyi)[*_]*\s*:[^\n]*+(?:\n(?![ \t]*\n)[^\n]*+)*+", re.I
+)
 SUMMARY_WORDS = 5
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
 # "Install the package with `pip install …`", "Clone the repo and run …": a step of the setup, which
@@ -282,13 +288,21 @@ def summarise(body: Body, lists: bool = True) -> str:
     """The first two sentences of the template's description, else of the body; without `lists`
     its list items are left out (a tracker's list is what it tracks, not what is wrong)."""
     text = section(body, *SUMMARY_SECTIONS) or body.sections.get("", "") or next(iter(body.sections.values()), "")
-    for candidate in (text, "\n\n".join(body.sections.values())):
+    for n, candidate in enumerate((text, "\n\n".join(body.sections.values()))):
+        if (note := OPENING_NOTE.match(candidate)) and candidate[note.end() :].strip():
+            candidate = candidate[note.end() :]  # a note on the report itself, before what it reports
         found = [s for s in sentences(candidate if lists else LIST_ITEM.sub("", candidate)) if says_something(s)]
         opening = candidate.split("```", 1)[0]
         if found and "```" in candidate and not any(says_something(s) for s in sentences(opening)):
             # A description whose opening, before its code, states nothing: a remark after the
-            # repro ("I can look at it later") is no summary of it.
-            return ""
+            # repro ("I can look at it later") is no summary of it, what it shows going wrong is
+            # ("I observe a large discrepancy between the CPU and MPS output"); only in the
+            # description's own section, and never a sentence the capture cut off.
+            if n:
+                return ""
+            if not candidate.rstrip().endswith(FINISHED):
+                found = found[:-1]
+            return join_sentences([s for s in found if OPENING_HARM.search(s) and not lead_in(s)][:2])
         if found:
             return join_sentences(with_its_list(found[:2], candidate) if lists else found[:2])
     return ""

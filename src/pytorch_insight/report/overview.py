@@ -126,11 +126,11 @@ class OverviewWriter:
             return say("ov_issue_fixing", ref=ref, title=title, fix=fix)
         if state == "closed":
             return say("ov_issue_closed_fixed_said" if analysis.fixed_said else "ov_issue_closed", ref=ref, title=title)
-        if state == "unconfirmed" and fix:  # still open, its fix PRs closed: never "no fix PR yet"
+        if state == "unconfirmed" and fix:  # still open, its fix PRs closed: never "no fix PR"
             return say("ov_issue_fix_closed", ref=ref, title=title, fix=fix)
         if state == "referenced":
             return say("ov_issue_referenced", ref=ref, title=title, fix=self.refs(list(analysis.fix_ref_states)))
-        if analysis.pr_named or analysis.pr_mentioned:  # "no fix PR yet" would be false: its thread names one
+        if analysis.pr_named or analysis.pr_mentioned:  # "no fix PR" would be false: its thread names one
             return say("ov_issue_pr_in_thread", ref=ref, title=title)
         return say("ov_issue_open", ref=ref, title=title)
 

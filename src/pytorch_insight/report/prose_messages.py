@@ -90,8 +90,8 @@ PROSE: dict[str, dict[str, str]] = {
         "en": "{ref} reported {title}{whom}; its fix {fix} is closed on GitHub, landing not shown in the data",
     },
     "ov_issue_open": {
-        "zh": "{ref} 报告了{title}{whom}，目前还没有修复 PR",
-        "en": "{ref} reported {title}{whom}, with no fix PR yet",
+        "zh": "{ref} 报告了{title}{whom}，收集到的数据中未见修复 PR",
+        "en": "{ref} reported {title}{whom}; the collected data shows no fix PR for it",
     },
     "ov_issue_pr_in_thread": {
         "zh": "{ref} 报告了{title}{whom}，窗口内没有与之关联的修复，但讨论中提到了 PR",
