@@ -381,8 +381,9 @@ def test_a_remark_after_the_repro_is_no_summary_of_a_description_that_opens_with
     assert summarise(parse_body(stated)).startswith("The reduction returns wrong values")
     # what the repro shows going wrong is the summary; a sentence the capture cut off is not
     seen = "On the virtual runner I observe a large discrepancy between the CPU and GPU outputs."
-    shown = f"Run the following script on a CI runner:\n```python\nimport torch\n```\n{seen}\n\nI can look at it later."
-    assert summarise(parse_body(shown)) == seen
+    more = "It only happens with 3D inputs on that runner."
+    shown = f"Run the following script on a CI runner:\n```python\nimport torch\n```\nThe run took a minute.\n\n{seen}"
+    assert summarise(parse_body(f"{shown} {more}")) == f"{seen} {more}"
     assert summarise(parse_body(f"{shown}\n\nThe kernel gives incorrect val")) == seen
 
 

@@ -54,7 +54,7 @@ CONSEQUENCE = re.compile(
 # An opening states a wrong result in more words than HARM's: "silently overwrites", "output is
 # inconsistent with eager", "produces numerically different results".
 OPENING_HARM = re.compile(
-    rf"{HARM.pattern}|\bsilently\b|\binconsistent\b|\bdiscrepanc(?:y|ies)\b|\bdiffer(?:s|ent)?\s+(?:from|results?|outputs?|values?)\b|"
+    rf"{HARM.pattern}|\bsilently\b|\binconsistent\b|\bdiffer(?:s|ent)?\s+(?:from|results?|outputs?|values?)\b|"
     # "the op does nothing on offset slices", "the argument is silently ignored": an effect lost
     r"\b(?:does|do|did) nothing\b|\b(?:has|have|had) no effect\b|\b(?:is|are|was|were|gets?) (?:silently )?ignored\b|"
     # "kills the process", "terminates the interpreter": a crash in other words

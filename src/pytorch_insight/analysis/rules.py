@@ -85,6 +85,8 @@ API = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 CODE_SPAN = re.compile(r"`([^`\n]{2,60})`")
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 URL = re.compile(r"https?://\S+")
+# What a repro shows going wrong, in a report's words after it: harm, or outputs that disagree.
+SEEN_WRONG = re.compile(rf"{OPENING_HARM.pattern}|\bdiscrepanc(?:y|ies)\b", re.I)
 # "*Up-front note: this is a drive-by report ...*", "Disclaimer: ...": a description's opening
 # paragraph about the report itself, up to the blank line that ends it.
 OPENING_NOTE = re.compile(
@@ -302,7 +304,8 @@ def summarise(body: Body, lists: bool = True) -> str:
                 return ""
             if not candidate.rstrip().endswith(FINISHED):
                 found = found[:-1]
-            return join_sentences([s for s in found if OPENING_HARM.search(s) and not lead_in(s)][:2])
+            seen = next((k for k, s in enumerate(found) if SEEN_WRONG.search(s) and not lead_in(s)), len(found))
+            return join_sentences(found[seen : seen + 2])
         if found:
             return join_sentences(with_its_list(found[:2], candidate) if lists else found[:2])
     return ""
