@@ -110,3 +110,16 @@ def test_an_open_issue_whose_fix_pr_closed_unconfirmed_is_not_said_to_have_no_fi
     entry = next(e for e in entries.values() if "#4010" in (e.ref, *e.story))
     assert "no landed fix" not in entry.reason
     assert "#4011" in entry.reason and entry.urgency == "P1"
+
+
+def test_an_issue_titled_as_a_proposal_is_read_and_discussed_and_once_closed_read_for_its_outcome() -> None:
+    told = "This proposal adds a scheduling API for custom passes and asks for feedback on its shape."
+    entries = focus(
+        item(4101, "[RFC] A scheduling API for custom passes", told),
+        item(4102, "[RFC] Python 3.14 support for the compiler", told, state="closed"),
+    )
+    assert (entries["#4101"].action, entries["#4101"].urgency) == ("follow", "P1")
+    assert "read #4101 and comment" in entries["#4101"].reason
+    # closed, it asks for no comments, and no fix is missing: "no landed fix" would call it a bug
+    assert "read #4102 to see how it ended" in entries["#4102"].reason
+    assert "no landed fix" not in entries["#4102"].reason

@@ -202,6 +202,9 @@ def test_what_a_fix_says_the_code_failed_to_do_is_the_cause_of_its_issue() -> No
     # In a report the same words are the symptom seen, not the mechanism: no cause is claimed.
     report = item(42, "Gradients missing", "The gradient of the second input is not computed at all.")
     assert analyse(report)[42].root_cause == ""
+    # a check that covered one case of several is what the code failed to do
+    partial = "Fixes #40\n\nForward only early-returned for an empty output, and then built an array over a zero dim."
+    assert root_cause_sentences([parse_body(partial)], [], [True])[0] == [partial.split("\n\n")[1]]
     # A fix's account of what it makes unnecessary is no cause.
     done = "Fixes #40\n\nThe extra copy is not needed anymore."
     assert root_cause_sentences([parse_body(done)], [], [True]) == ([], False)

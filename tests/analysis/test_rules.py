@@ -151,6 +151,27 @@ def test_fix_state_follows_the_linked_pr() -> None:
     assert two_fixes_of_an_open_issue()[301].fix_state == "unconfirmed"
 
 
+def test_a_pr_that_names_an_issue_without_saying_it_fixes_it_references_it() -> None:
+    from tests.report.fixtures import report_of
+
+    report = "The embedding bag silently returns wrong gradients in backward on the accelerator."
+    issue = item(340, "Embedding bag ignores scale_grad_by_freq on the accelerator", report, labels=["high priority"])
+    pr = item(
+        341,
+        "Honour two embedding bag flags",
+        "**scale_grad_by_freq** (#340): the flag reached the backward kernel but was never used.",
+        kind="pull_request",
+    )
+    analysed = analyse(issue, pr)
+    assert analysed[340].fix_state == "referenced"
+    assert analysed[340].fix_ref_states == {"github:pytorch/pytorch#341": "open"}
+    # closed, the report stays closed, and says which PRs name it instead of "no fix PR referenced"
+    closed = issue.model_copy(update={"state": "closed"})
+    assert analyse(closed, pr)[340].fix_state == "closed"
+    [entry] = [e for e in report_of([closed, pr]).focus if e.ref.endswith("#340")]
+    assert entry.fix_text == "closed on GitHub; PRs that reference it: #341 (open)"
+
+
 def test_nothing_is_invented_for_a_bare_ci_issue() -> None:
     # The CI bot's template: a platform line, one sentence, a CI link and a cc list; closed by a PR
     # that skips the test.

@@ -232,6 +232,24 @@ def test_an_issue_named_on_a_line_of_its_own_is_what_the_pr_fixes() -> None:
     result = run(bug, other_pr, fix, mentions)
     assert relations(result[fix.id], "fixes") == [bug.id]  # a PR on its own line is no issue it fixes
     assert relations(result[bug.id], "fixed_by") == [fix.id]  # inside a sentence it is only a mention
+    assert relations(result[bug.id], "named_by") == [mentions.id]
+    assert relations(result[mentions.id], "names") == [bug.id]
+    assert [r.evidence for r in result[mentions.id].relations if r.type == "names"] == [
+        'PR body names it: "See #200 for context."'
+    ]
+
+
+def test_a_closing_keyword_before_an_issue_s_pull_url_fixes_that_issue() -> None:
+    bug = item(210, "nextafter is a no-op for bfloat16")
+    pr = item(211, "Refactor the binary kernels", kind="pull_request")
+    url = "https://github.com/pytorch/pytorch/pull/{}"
+    fix = item(212, "Fix nextafter for bfloat16", body=f"Fixes {url.format(210)}", kind="pull_request")
+    follow = item(213, "Tidy the binary kernels", body=f"Fixes {url.format(211)}", kind="pull_request")
+    outside = item(214, "Fix a typo", body=f"Fixes {url.format(999)}", kind="pull_request")
+    result = run(bug, pr, fix, follow, outside)
+    assert relations(result[bug.id], "fixed_by") == [fix.id]
+    # a PR's URL names a PR, and one the window does not hold may be either
+    assert relations(result[follow.id], "fixes") == relations(result[outside.id], "fixes") == []
 
 
 def test_two_reports_of_one_bug_in_other_words_are_one_story() -> None:

@@ -74,6 +74,31 @@ def test_names_the_text_mentions_are_mentioned_not_asserted() -> None:
     assert narrator("zh").context(facts) == "，已被分诊标为高优先级，提及“H100”"
 
 
+def test_a_quote_or_a_name_another_item_of_the_story_states_is_credited_to_it() -> None:
+    from tests.report.fixtures import WINDOW
+
+    issue = item(81, "Pooling kernel fails with a small kernel size", "```python\nrun()\n```", labels=["high priority"])
+    fix = item(
+        82,
+        "Validate kernel_size in fractional pooling",
+        "Fixes #81\n\nWith a non-positive kernel the compiled kernel crashes at runtime on the H100.",
+        kind="pull_request",
+    )
+    by_ref = {entry.ref: entry for entry in report_of([issue, fix], window=WINDOW).focus}
+    told = by_ref["#81"].conclusion
+    assert "the compiled kernel crashes at runtime" in told and "(in #82)" in told  # the fix's words, credited
+    # a fix's own words need no credit, nor its issue's in its "Fixes #81, a problem ...": only a
+    # fact another item states names that item
+    from pytorch_insight.pipeline import assess
+    from pytorch_insight.report.narrative import held_by
+    from tests.report.fixtures import PROFILE
+
+    by_id = {a.id: a for a in assess([issue, fix], PROFILE)}
+    assessed_issue, assessed_fix = by_id[issue.id], by_id[fix.id]
+    assert {held_by(f, assessed_issue, by_id) for f in assessed_fix.facts.facts} == {fix.id}
+    assert {held_by(f, assessed_fix, by_id) for f in [*assessed_fix.facts.facts, *assessed_issue.facts.facts]} == {""}
+
+
 def test_a_label_other_than_high_priority_is_named_as_it_is() -> None:
     facts = [Fact("confirmed", "label: ci: sev", "ci: sev", "label")]
     assert narrator("en").context(facts) == ", triage label “ci: sev”"

@@ -51,7 +51,11 @@ def suggest(
     own = assessment.id
     if analysis.fix_state == "reverted":
         return Suggestion("track", "P1", "do_reverted", "because_reverted", (analysis.fix_refs or [own])[0])
-    if item.kind == "rfc":
+    proposal = design is not None and design.detail == "RFC" and item.kind not in CHANGE_KINDS
+    # A proposal a PR closes is followed through that PR, as a report is.
+    if item.kind == "rfc" or (proposal and not analysis.fix_refs):
+        if item.state in ("closed", "merged", "landed"):  # a proposal closed asks for no comments, nor for a fix
+            return Suggestion("track", "P2", "do_rfc_closed", "because_rfc_closed", own)
         return Suggestion("follow", "P1" if priority != "low" else "P2", "do_rfc", "because_rfc", own)
     if api_change and item.kind in CHANGE_KINDS:
         urgency = "P0" if priority == "high" and theirs else "P1"

@@ -184,7 +184,11 @@ OMISSION = re.compile(
     r"include|honou?r|guard|wait for)\b|"
     r"\bnever\s+(?:gets?\s+|got\s+)?(?:restored|reset|freed|released|cleared|initiali[sz]ed|updated|synchroni[sz]ed|"
     r"checked|validated|propagated)\b|"
-    r"\b(?:is|was|were|are)\s+missing\b",
+    r"\b(?:is|was|were|are)\s+missing\b|"
+    # "Forward only early-returned for an empty output", "Backward guarded only on numel()": a check
+    # that covered one case of several
+    r"\b(?:only|just)\s+(?:early[- ]returned|guarded|checked|handled|validated|accepted)\b|"
+    r"\b(?:guarded|checked|validated)\s+only\b",
     re.I,
 )
 # In a fix's description, how the code behaved before it: "Previously, the cache key skipped private

@@ -40,8 +40,9 @@ def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixStat
             return "open", refs
         # The item's own state, not its fix PRs', says whether it is closed.
         return ("closed", refs) if item.state in ("closed", "merged", "landed") else ("unconfirmed", refs)
-    if timeline_prs(item):
-        return "referenced", list(timeline_prs(item))
+    # A closed report stays closed when only the window's PRs name it: the report says they do.
+    if timeline_prs(item) or (linked("named_by") and item.state != "closed"):
+        return "referenced", list(referencing_prs(assessment, context))
     tracked = [r.target for r in assessment.relations if r.type == "tracks"]
     if tracked and item.state != "closed":
         # An umbrella's own fix is the progress of what it tracks.
@@ -198,6 +199,17 @@ def last_said(item: Item, skip: Callable[[str | None], bool], find: Callable[[st
             if match := find(sentence):
                 return excerpt(sentence, match.group(0), MERGE_QUOTE)
     return ""
+
+
+def referencing_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:
+    """PR id -> state for the PRs that reference the issue: its timeline's, and those of the window
+    whose description names it."""
+    found = timeline_prs(assessment.item)
+    for relation in assessment.relations:
+        if relation.type == "named_by" and (pr := context.by_id.get(relation.target)) is not None:
+            state = pr.item.state or "open"
+            found.setdefault(pr.id, "merged" if state in LANDED else "open" if state == "open" else "closed")
+    return found
 
 
 def timeline_prs(item: Item) -> dict[str, str]:

@@ -12,8 +12,8 @@ from pytorch_insight.analysis.fix_state import (
     fixed_said,
     pr_mentioned,
     pr_named,
+    referencing_prs,
     threads_say,
-    timeline_prs,
 )
 from pytorch_insight.analysis.impact import CHANGES, OPENING_HARM, consequence, harm_told, impact_sentences
 from pytorch_insight.analysis.lists import LIST_ITEM, with_its_list
@@ -140,7 +140,7 @@ class RuleAnalyser:
             summary=summary,
             fix_state=state,
             fix_refs=refs,
-            fix_ref_states=timeline_prs(item) if state == "referenced" else {},
+            fix_ref_states=referencing_prs(assessment, context) if state in ("referenced", "closed") else {},
             facts=facts(item, body),
             analyser=self.name,
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import builtins
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 
 from pytorch_insight.guard import guard
 from pytorch_insight.model import Item, github_item_id
@@ -31,7 +31,8 @@ ORIGIN_REACH = 60
 COMPARED_LEAD = re.compile(r"\b(?:similar|same as|existing|prior|previous|earlier)\b[^\n.]*$", re.I)
 WEAK_NOT_FIX = re.compile(f"{ORIGIN_LEAD.pattern}|{COMPARED_LEAD.pattern}", re.I)
 REFERENCE = re.compile(
-    r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|#(?P<n2>\d+)|https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/issues/(?P<n3>\d+))"
+    r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|#(?P<n2>\d+)|"
+    r"https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/(?P<path>issues|pull)/(?P<n3>\d+))"
 )
 # Between the references of one closing keyword: a comma, "and", blanks; never a line break (a
 # reference that opens the next line or paragraph starts a sentence of its own).
@@ -94,14 +95,19 @@ LIST_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]*)?(.*)$
 
 
 def closing_references(
-    text: str, repo: str | None, keywords: re.Pattern[str] = CLOSING, origin: re.Pattern[str] | None = None
+    text: str,
+    repo: str | None,
+    keywords: re.Pattern[str] = CLOSING,
+    origin: re.Pattern[str] | None = None,
+    issue: Callable[[str, int], bool] = lambda repo, number: False,
 ) -> list[tuple[str, int, str]]:
     """(repo, number, the words that say it) for every ``Fixes #N``, ``closes o/r#N``,
     ``resolves <issue URL>`` ...; none whose keyword the words before it (`origin`) make the
-    problem's origin."""
+    problem's origin. A PR URL counts only where `issue` knows the number as an issue (GitHub
+    serves an issue at its /pull/ URL too, and "Fixes <that URL>" is written)."""
     found: list[tuple[str, int, str]] = []
     # A reference holds a "#" or an issue URL; and few texts hold a closing word at all.
-    if ("#" not in text and "/issues/" not in text) or not guard(keywords).may_match(text):
+    if ("#" not in text and "github.com/" not in text) or not guard(keywords).may_match(text):
         return found
     for keyword in keywords.finditer(text):
         if origin is not None and origin.search(text, max(0, keyword.start() - ORIGIN_REACH), keyword.start()):
@@ -110,7 +116,7 @@ def closing_references(
         while (match := REFERENCE.match(text, position)) is not None:
             target_repo = match.group("repo") or match.group("urepo") or repo
             number = match.group("n1") or match.group("n2") or match.group("n3")
-            if target_repo:
+            if target_repo and (match.group("path") != "pull" or issue(target_repo, int(number))):
                 # "Partially fixes #N" is quoted whole: the link is a fix, but not a whole one.
                 lead = PARTIAL.search(text, max(0, keyword.start() - PARTIAL_REACH), keyword.start())
                 start = lead.start() if lead else keyword.start()
@@ -181,7 +187,15 @@ def link_fixes(
             fixes = fixed_by = "related"
         body = item.body or ""
         origin = "landed commit message" if item.kind == "commit" else "PR body"
-        targets = [((r, n), f'closing keyword in {origin}: "{q}"') for r, n, q in closing_references(body, item.repo)]
+
+        def issue(repo: str, number: int, known: Mapping[str, Assessment] = by_id) -> bool:
+            target = known.get(github_item_id(repo, number))
+            return target is not None and target.item.kind == "issue"
+
+        targets = [
+            ((r, n), f'closing keyword in {origin}: "{q}"')
+            for r, n, q in closing_references(body, item.repo, issue=issue)
+        ]
         if assessment.facts.is_fix:
             seen = {target for target, _ in targets}
             # "a cherry-pick PR for #N" names the change it copies, not a problem it fixes
@@ -275,6 +289,26 @@ def link_mentions(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
                     by_id[target].relate("related", assessment.id, "linked by URL")
 
 
+def link_named_issues(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
+    """A PR whose description names an issue of the window without saying it fixes it ("**flag**
+    (#N): the flag was never read ..."): the issue is referenced by that PR, which "no PR references
+    it" would deny."""
+    for assessment in assessments:
+        item = assessment.item
+        if item.kind != "pull_request" or not item.body or ("#" not in item.body and "github.com/" not in item.body):
+            continue
+        for match in REFERENCE_OR_PULL.finditer(item.body):
+            target = _reference_id(match, item.repo)
+            known = by_id.get(target)
+            if known is None or known.item.kind != "issue" or _already_linked(assessment, target):
+                continue
+            line_start = item.body.rfind("\n", 0, match.start()) + 1
+            line_end = item.body.find("\n", match.end())
+            evidence = f'PR body names it: "{_quote(item.body[line_start : line_end if line_end >= 0 else None])}"'
+            assessment.relate("names", target, evidence)
+            known.relate("named_by", assessment.id, evidence)
+
+
 def link_trackers(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
     """An issue whose description lists several issues (a checklist, an umbrella) tracks them."""
     for assessment in assessments:
@@ -287,6 +321,8 @@ def link_trackers(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
         listed: dict[str, str] = {}  # target -> the list line naming it
         for line in tracked_lines(item.body):
             for match in REFERENCE.finditer(line):
+                if match.group("path") == "pull":
+                    continue  # a PR a tracker lists is work on it, not a problem it tracks
                 repo = match.group("repo") or match.group("urepo") or item.repo
                 number = match.group("n1") or match.group("n2") or match.group("n3")
                 target = github_item_id(repo, int(number))
@@ -393,6 +429,7 @@ def link(
     link_offered_fixes(assessments, by_id)
     link_trackers(assessments, by_id)
     link_mentions(assessments, by_id)
+    link_named_issues(assessments, by_id)
     link_similar_reports(assessments)
     # The project's own name ("PyTorch" of pytorch/pytorch) is in every other report.
     own = {part for item in by_id.values() if item.item.repo for part in item.item.repo.split("/")}

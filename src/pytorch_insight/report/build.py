@@ -54,7 +54,7 @@ RELATIONS_SHOWN = 8
 # opposed to how much it was discussed or how the reader weighs its area.
 SUBSTANTIVE = ("fact:", "signal:", "fix-exists", *sorted(set(INHERITED.values())))
 # Links whose evidence quotes the text that makes them (the others are computed, e.g. a shared name).
-SHOWN_LINKS = ("fixes", "fixed_by", "tests", "tested_by", "tracks", "tracked_by")
+SHOWN_LINKS = ("fixes", "fixed_by", "tests", "tested_by", "tracks", "tracked_by", "names", "named_by")
 RELATION_ORDER = (
     "fixes",
     "fixed_by",
@@ -73,6 +73,8 @@ RELATION_ORDER = (
     "similar",
     "discussed_in",
     "discusses",
+    "names",
+    "named_by",
     "related",
 )
 
@@ -96,7 +98,7 @@ def relation_key(relation: Relation) -> str:
 
 def _quoting(assessment: Assessment, relation: Relation) -> str:
     """The item whose text holds a link's words: a fix link is written in the fixing change."""
-    return relation.target if relation.type in ("fixed_by", "tested_by", "tracked_by") else assessment.id
+    return relation.target if relation.type in ("fixed_by", "tested_by", "tracked_by", "named_by") else assessment.id
 
 
 class _Builder:
@@ -220,9 +222,13 @@ class _Builder:
             if relation.type in SHOWN_LINKS:
                 claim = self.t(relation_key(relation), ref=self.ref(relation.target))
                 found.append(Evidence(claim=claim, item=_quoting(assessment, relation), quote=relation.evidence))
+        named = {r.target: r.evidence for r in assessment.relations if r.type == "named_by"}
         for ref, state in analysis.fix_ref_states.items():
-            quote = f"timeline: cross-referenced by {short_ref(ref)}, state: {state}"
-            found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=assessment.id, quote=quote))
+            if ref in named:  # a PR of the window whose description names it
+                quote, source = f"{named[ref]}, state: {state}", ref
+            else:
+                quote, source = f"timeline: cross-referenced by {short_ref(ref)}, state: {state}", assessment.id
+            found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=source, quote=quote))
         for ref in analysis.fix_refs or [assessment.id]:
             fix = self.by_id.get(ref)
             if fix is not None:
@@ -237,11 +243,11 @@ class _Builder:
         return found
 
     def fix_text(self, analysis: Analysis, kind: str) -> str:
+        states = [
+            self.t("fix_ref_state", ref=self.ref(ref), state=self.t(f"pr_state_{state}"))
+            for ref, state in analysis.fix_ref_states.items()
+        ]
         if analysis.fix_state == "referenced":
-            states = [
-                self.t("fix_ref_state", ref=self.ref(ref), state=self.t(f"pr_state_{state}"))
-                for ref, state in analysis.fix_ref_states.items()
-            ]
             return self.t("fix_referenced", refs=self.join(states))
         if analysis.fix_state == "tracking":
             return self.tracking_text(analysis.fix_refs)
@@ -272,7 +278,10 @@ class _Builder:
             # "no fix PR referenced" is true, but the thread says the problem is gone: say that too.
             return self.t("fix_closed_fixed_said", quote=analysis.fixed_said) + thread
         if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
-            # A report closed with no fix in the data: whether it "landed" is no question for it.
+            # A report closed with no fix in the data: whether it "landed" is no question for it; PRs
+            # that name it are said to, never that none does.
+            if states:
+                return self.t("fix_closed_referenced", refs=self.join(states)) + thread
             return self.t("fix_closed_report") + thread
         if analysis.fix_state == "closed":
             return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + thread

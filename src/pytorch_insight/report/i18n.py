@@ -122,6 +122,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已在 GitHub 上关闭，收集到的数据中没有引用修复 PR",
         "en": "closed on GitHub; no fix PR referenced in the collected data",
     },
+    "fix_closed_referenced": {
+        "zh": "已在 GitHub 上关闭；引用它的 PR：{refs}",
+        "en": "closed on GitHub; PRs that reference it: {refs}",
+    },
     "fix_none_named": {
         "zh": "收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
         "en": "no fix PR linked to it in the collected data; a comment names a PR ({quote})",
@@ -140,8 +144,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "landed: {refs}",
     },
     "fix_referenced": {
-        "zh": "窗口内没有修复 PR；其时间线显示引用它的 PR：{refs}",
-        "en": "no fix PR in the window; its timeline shows PRs referencing it: {refs}",
+        "zh": "引用它的 PR：{refs}",
+        "en": "PRs that reference it: {refs}",
     },
     "fix_merge_requested": {
         # The data does not show whether the request came before the PR closed: only the request is said.
@@ -210,6 +214,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "do_adapt_api": {"zh": "检查你的代码是否需要随 {ref} 调整", "en": "check whether your code must follow {ref}"},
     "do_rfc": {"zh": "阅读 {ref} 并参与讨论", "en": "read {ref} and comment"},
+    "do_rfc_closed": {"zh": "阅读 {ref}，了解其结果", "en": "read {ref} to see how it ended"},
     "do_check_closed": {
         "zh": "确认 {ref} 是否确已修复，以及修复是否进入你使用的版本",
         "en": "check whether {ref} was really fixed and whether the fix is in the version you use",
@@ -280,6 +285,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_reverted": {"zh": "改动已被回退", "en": "the change was backed out"},
     "because_api": {"zh": "公共 API 变更或弃用", "en": "a public API change or deprecation"},
     "because_rfc": {"zh": "设计提案，讨论进行中", "en": "a design proposal under discussion"},
+    "because_rfc_closed": {"zh": "设计提案，已关闭", "en": "a design proposal, now closed"},
     "because_low": {"zh": "本报告排为低优先级", "en": "ranked low in this report"},
     "action_plain": {"zh": "{action} · {urgency}", "en": "{action} · {urgency}"},
     "action_line": {"zh": "{action} · {urgency}：{because}", "en": "{action} · {urgency}: {because}"},
@@ -303,6 +309,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "relation_duplicate": {"zh": "与 {ref} 重复", "en": "duplicate of {ref}"},
     "relation_copy": {"zh": "同一改动另提交为 {ref}", "en": "also submitted as {ref}"},
     "relation_stack": {"zh": "同一 ghstack：{ref}", "en": "stacked with {ref}"},
+    "relation_names": {"zh": "正文提到 {ref}", "en": "names {ref}"},
+    "relation_named_by": {"zh": "{ref} 的正文提到它", "en": "named by {ref}"},
     "relation_related": {"zh": "相关：{ref}", "en": "related to {ref}"},
     "relation_similar": {"zh": "标题相近：{ref}", "en": "similar title: {ref}"},
     "relation_tracks": {"zh": "跟踪 {ref}", "en": "tracks {ref}"},

@@ -9,7 +9,7 @@ state the data shows. What the sources do not say is left out.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pytorch_insight.analysis.model import Analysis
 from pytorch_insight.pipeline import Assessment
@@ -32,6 +32,21 @@ def story_facts(assessment: Assessment, by_id: dict[str, Assessment]) -> list[Fa
     return [fact for item in (assessment, *severity_sharers(assessment, by_id)) for fact in item.facts.facts]
 
 
+def held_by(fact: Fact, assessment: Assessment, by_id: Mapping[str, Assessment], fixed_named: bool = True) -> str:
+    """The id of the other item of the story (its fix, its first version) the fact was read from, or
+    "": a quote or a name is credited to the item that states it. Where the sentence names the issue
+    a fix fixes as the problem's (`fixed_named`: "Fixes #N, a problem ..."), that issue's words need none."""
+    if any(own is fact for own in assessment.facts.facts):
+        return ""
+    holder = next((a.id for a in severity_sharers(assessment, by_id) if any(f is fact for f in a.facts.facts)), "")
+    fixed = any(r.type == "fixes" and r.target == holder for r in assessment.relations)
+    return "" if fixed and fixed_named else holder
+
+
+def change_title(holder: Assessment, fact: Fact) -> bool:
+    return holder.item.kind in CHANGE_KINDS and fact.evidence == (holder.item.title or "")
+
+
 class Narrator:
     def __init__(
         self,
@@ -41,6 +56,10 @@ class Narrator:
         weights: dict[str, float],
     ) -> None:
         self.t, self.ref, self.by_id, self.weights = t, ref, by_id, weights
+
+    def held_by(self, fact: Fact, assessment: Assessment) -> str:
+        holder = held_by(fact, assessment, self.by_id)
+        return self.t("p_in", ref=self.ref(holder)) if holder else ""
 
     def quote(self, text: str) -> str:
         return self.t("quoted", text=shorten(" ".join(text.split()), DETAIL_LIMIT))
@@ -77,10 +96,11 @@ class Narrator:
         # entry's heading does not.
         return self.t("quoted", text=excerpt(fact.evidence, fact.detail, QUOTE))
 
-    def context(self, facts: Sequence[Fact], said: str = "") -> str:
+    def context(self, facts: Sequence[Fact], said: str = "", owner: Assessment | None = None) -> str:
         """ ", triaged high priority, measured 12.4 ms vs 13.9 ms, mentions H100 and vLLM": each kind
         once, leaving out what the phrase `said` holds. Names found in the text are "mentioned", not
-        asserted (a reporter may name H100 to say it works there)."""
+        asserted (a reporter may name H100 to say it works there); a name another item of the
+        `owner`'s story holds is credited to it."""
         first = {
             kind: next((f for f in facts if f.kind == kind), None) for kind in (*MENTIONS, "confirmed", "measured")
         }
@@ -94,20 +114,33 @@ class Narrator:
         if measured is not None and measured.detail.lower() not in said.lower() and not one_side(measured):
             parts.append(self.t("ctx_measured", detail=in_source_case(measured.detail, measured.evidence)))
         named = [
-            in_source_case(fact.detail, fact.evidence)
+            self.t("quoted", text=in_source_case(fact.detail, fact.evidence))
+            + (self.held_by(fact, owner) if owner is not None else "")
             for kind in MENTIONS
             if (fact := first[kind]) is not None and fact.detail and fact.detail.lower() not in said.lower()
         ]
         if named:
-            quoted = [self.t("quoted", text=name) for name in dict.fromkeys(named)]
+            quoted = list(dict.fromkeys(named))
             parts.append(self.t("ctx_mentions", names=self.t.list_separator.join(quoted)))
         return "".join(parts)
 
     def head(self, assessment: Assessment, summary: str = "") -> str:
         """What the item is about, in a phrase: its worst stated problem, its design or its gain, else
-        what a change's description opens with (`summary`), which its title does not already say."""
+        what a change's description opens with (`summary`), which its title does not already say. A
+        change's title says what the change does: it states no problem of another item's."""
         t, item = self.t, assessment.item
-        facts = story_facts(assessment, self.by_id)
+        facts = [
+            fact
+            for fact in story_facts(assessment, self.by_id)
+            if not ((holder := held_by(fact, assessment, self.by_id)) and change_title(self.by_id[holder], fact))
+        ]
+        if item.kind in CHANGE_KINDS:
+            # A fix's report states the problem, the fix its cure ("now exits cleanly where it
+            # previously died"): of two statements of one kind, the report's is quoted.
+            fixed = {r.target for r in assessment.relations if r.type == "fixes"}
+            facts.sort(
+                key=lambda fact: not any(fact in self.by_id[ref].facts.facts for ref in fixed if ref in self.by_id)
+            )
         worst = self.worst_problem(facts)
         tracked = [r.target for r in assessment.relations if r.type == "tracks"]
         design = assessment.facts.first("design")
@@ -129,7 +162,7 @@ class Narrator:
             # only to explain its design: "a fix for" it would be the report's invention.
             return t("c_change_mentions" + judged, problem=self.problem(worst, clause=True))
         if worst is not None:
-            return t("c_problem", problem=self.problem(worst))
+            return t("c_problem", problem=self.problem(worst) + self.held_by(worst, assessment))
         if item.kind == "rfc" or (design is not None and design.detail == "RFC"):
             # A closed proposal is no longer asking for comments, whether it was adopted or not.
             return t("c_rfc_closed" if item.state in ("closed", "merged", "landed") else "c_rfc")
@@ -148,7 +181,8 @@ class Narrator:
     def conclusion(self, assessment: Assessment, fix_text: str, summary: str = "") -> str:
         """One line: what the item is about, in the report's language, and where its fix stands."""
         head = self.head(assessment, summary)
-        sentence = head + self.context(story_facts(assessment, self.by_id), said=head) + self.t.full_stop
+        context = self.context(story_facts(assessment, self.by_id), said=head, owner=assessment)
+        sentence = head + context + self.t.full_stop
         return (sentence + self.t("c_fix_state", fix=fix_text) + self.t.full_stop).strip()
 
     def short_state(self, analysis: Analysis) -> str:

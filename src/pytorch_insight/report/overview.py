@@ -20,6 +20,7 @@ from pytorch_insight.pipeline.rank import severity_sharers
 from pytorch_insight.pipeline.reasons import in_source_case
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.model import FocusEntry, Theme
+from pytorch_insight.report.narrative import held_by
 from pytorch_insight.text import excerpt
 
 THEMES = 4  # areas with a paragraph
@@ -144,7 +145,8 @@ class OverviewWriter:
             if fact is not None:
                 name = in_source_case(fact.detail, fact.evidence)
                 if name.lower() not in title.lower():
-                    named.append(name)
+                    holder = held_by(fact, assessment, self.by_id, fixed_named=False)
+                    named.append(name + (self.t("p_in_aside", ref=self.ref(holder)) if holder else ""))
         return self.t.list_separator.join(dict.fromkeys(named))
 
     def first_to_act(self, members: Sequence[FocusEntry], suggestions: Mapping[str, Suggestion]) -> str:

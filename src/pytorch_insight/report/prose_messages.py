@@ -17,6 +17,9 @@ PROSE: dict[str, dict[str, str]] = {
         "en": "that the learned triage model reads as {name} (p={p}), from “{quote}”",
     },
     "c_problem": {"zh": "报告的问题：{problem}", "en": "Reported problem: {problem}"},
+    # what a quote or a name is credited to when another item of the story states it
+    "p_in": {"zh": "（见 {ref}）", "en": " (in {ref})"},
+    "p_in_aside": {"zh": "，见 {ref}", "en": " in {ref}"},  # inside an aside already in brackets
     "c_fix": {"zh": "修复 {refs}，所修问题：{problem}", "en": "Fixes {refs}, a problem stated as {problem}"},
     "c_fix_partial": {
         "zh": "部分修复 {refs}，所涉问题：{problem}",
@@ -98,8 +101,8 @@ PROSE: dict[str, dict[str, str]] = {
         "en": "{ref} reported {title}{whom}; no fix in the window is linked to it, but its thread mentions a PR",
     },
     "ov_issue_referenced": {
-        "zh": "{ref} 报告了{title}{whom}，窗口内没有修复，但已有 PR 引用它（{fix}）",
-        "en": "{ref} reported {title}{whom}; no fix in the window, but PRs reference it ({fix})",
+        "zh": "{ref} 报告了{title}{whom}，已有 PR 引用它（{fix}）",
+        "en": "{ref} reported {title}{whom}; PRs reference it ({fix})",
     },
     "ov_issue_closed_fixed_said": {
         "zh": "{ref} 报告了{title}{whom}，已关闭，讨论中有人说它已修复",
@@ -111,17 +114,17 @@ PROSE: dict[str, dict[str, str]] = {
     },
     "ov_fix_merged": {
         "zh": "{ref} 修复了 {target} 的问题（{title}）{whom_clause}，已合入",
-        "en": "{ref} fixed {target} ({title}){whom_clause} and has landed",
+        "en": "{ref} {title}{whom} fixed {target} and has landed",
     },
     "ov_fix_open": {
         "zh": "{ref} 提交了 {target} 的修复（{title}）{whom_clause}，尚待审阅合入",
-        "en": "{ref} proposes a fix for {target} ({title}){whom_clause}, not yet landed",
+        "en": "{ref} {title}{whom} proposes a fix for {target}, not yet landed",
     },
     "ov_change_merged": {"zh": "{ref} {title}{whom} 已合入", "en": "{ref} {title}{whom} has landed"},
     "ov_change_open": {"zh": "{ref} {title}{whom} 仍在审阅中", "en": "{ref} {title}{whom} is still under review"},
     "ov_fix_closed": {
         "zh": "{ref} 是 {target} 的修复（{title}）{whom_clause}，已在 GitHub 上关闭，未确认合入",
-        "en": "{ref} fixes {target} ({title}){whom_clause} and is closed on GitHub, landing unconfirmed",
+        "en": "{ref} {title}{whom} fixes {target} and is closed on GitHub, landing unconfirmed",
     },
     "ov_change_closed": {
         "zh": "{ref} {title}{whom} 已关闭，未确认合入",
