@@ -77,7 +77,7 @@ def test_names_the_text_mentions_are_mentioned_not_asserted() -> None:
 def test_a_quote_or_a_name_another_item_of_the_story_states_is_credited_to_it() -> None:
     from tests.report.fixtures import WINDOW
 
-    issue = item(81, "Pooling kernel fails with a small kernel size", "```python\nrun()\n```", labels=["high priority"])
+    issue = item(81, "Pooling kernel with a small kernel size", "```python\nrun()\n```", labels=["high priority"])
     fix = item(
         82,
         "Validate kernel_size in fractional pooling",
@@ -97,6 +97,21 @@ def test_a_quote_or_a_name_another_item_of_the_story_states_is_credited_to_it() 
     assessed_issue, assessed_fix = by_id[issue.id], by_id[fix.id]
     assert {held_by(f, assessed_issue, by_id) for f in assessed_fix.facts.facts} == {fix.id}
     assert {held_by(f, assessed_fix, by_id) for f in [*assessed_fix.facts.facts, *assessed_issue.facts.facts]} == {""}
+
+
+def test_a_report_that_states_its_problem_is_told_by_its_own_words_not_its_fix_s() -> None:
+    from tests.report.fixtures import WINDOW
+
+    issue = item(91, "Compiled pooling crashes at runtime with an index out of bounds", "", labels=["high priority"])
+    fix = item(
+        92,
+        "Validate kernel_size in fractional pooling",
+        "Fixes #91\n\nWith a non-positive kernel, eager silently returns wrong values, while the compiled one crashes.",
+        kind="pull_request",
+    )
+    [entry] = [e for e in report_of([issue, fix], window=WINDOW).focus if e.ref == "#91"]
+    assert "crashes at runtime with an index out of bounds" in entry.conclusion
+    assert "eager silently returns" not in entry.conclusion
 
 
 def test_a_label_other_than_high_priority_is_named_as_it_is() -> None:

@@ -141,8 +141,12 @@ class Narrator:
             facts.sort(
                 key=lambda fact: not any(fact in self.by_id[ref].facts.facts for ref in fixed if ref in self.by_id)
             )
-        worst = self.worst_problem(facts)
         tracked = [r.target for r in assessment.relations if r.type == "tracks"]
+        # A report's own words state its problem; its fix may explain a neighbouring one ("eager
+        # silently returns -inf, while the compiled kernel crashes"): the fix speaks only where the
+        # report states no problem itself. An umbrella's problems are those it tracks.
+        own = None if tracked or item.kind in CHANGE_KINDS else self.worst_problem(assessment.facts.facts)
+        worst = own or self.worst_problem(facts)
         design = assessment.facts.first("design")
         gain = next((f for f in facts if f.kind == "gain"), None)
         # "A fix for a problem stated as “…”" quotes the text; a label or the model's reading is no

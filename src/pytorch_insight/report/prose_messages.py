@@ -72,7 +72,9 @@ PROSE: dict[str, dict[str, str]] = {
     },
     "state_referenced": {"zh": "有引用它的 PR", "en": "PRs reference it"},
     "state_tracking": {"zh": "跟踪中的问题尚未全部解决", "en": "tracked problems not all resolved"},
-    "not_stated": {"zh": "来源未说明", "en": "not stated in the sources"},
+    # What the analysis did not find, not a claim that no source says it: a thread may state it in
+    # words no rule or model reads as such.
+    "not_stated": {"zh": "未在来源中找到明确说明", "en": "no statement of it found in the sources"},
     "source_quote": {"zh": "原文", "en": "quoted"},
     "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
     "conclusion": {"zh": "结论", "en": "In one line"},
