@@ -254,6 +254,16 @@ def test_a_cause_without_a_marker_is_kept_whole_when_the_summary_already_quotes_
     assert root_causes([sentence], f"Gate the pool on the full version. {sentence}") == [sentence]
 
 
+def test_a_cause_sentence_run_on_across_a_code_block_is_quoted_whole_with_the_code_marked_cut() -> None:
+    body = (
+        "## Root cause\n\nThe final step emits\n\n```python\nbuf = work.sum(dim=0)\n```\n\n"
+        "which rebinds the variable to a fresh tensor. The shared buffer is never written."
+    )
+    found, headed = root_cause_sentences([parse_body(body)], [], [True])
+    assert headed and found[0] == "The final step emits … which rebinds the variable to a fresh tensor."
+    assert found[1] == "The shared buffer is never written."
+
+
 def test_a_root_cause_lead_in_heads_its_section_and_its_list_of_code_is_no_cause() -> None:
     fix = item(
         31,

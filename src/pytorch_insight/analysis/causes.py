@@ -233,7 +233,7 @@ def root_cause_sentences(bodies: list[Body], thread: list[str], changes: Sequenc
     for body in bodies:
         explicit = section(body, *ROLE_HEADINGS["cause"])
         if explicit and sentences(explicit):
-            return sentences(explicit), True
+            return across_code(sentences(explicit)), True
     texts = ["\n\n".join(body.sections.values()) for body in bodies] + thread
     found = []
     for k, text in enumerate(texts):
@@ -247,6 +247,24 @@ def root_cause_sentences(bodies: list[Body], thread: list[str], changes: Sequenc
             ):
                 found.append(sentence)
     return found, False
+
+
+# "... the final-reduce step emits" <code> "which rebinds the variable ...": a sentence its author ran
+# on across a code block, which splitting cut in two.
+RUNS_ON = re.compile(r"^(?:which|that|so|and|where|because|but|when)\b|^[a-z]")
+CLOSED = (".", "!", "?", ":", ";", ")", '"', "'", "`", "*")
+
+
+def across_code(found: list[str]) -> list[str]:
+    """The sentences with each one the code cut off joined to its continuation, the code marked cut
+    ("emits … which rebinds the variable")."""
+    joined: list[str] = []
+    for sentence in found:
+        if joined and not joined[-1].rstrip().endswith(CLOSED) and RUNS_ON.match(sentence):
+            joined[-1] = f"{joined[-1]} … {sentence}"
+        else:
+            joined.append(sentence)
+    return joined
 
 
 def omission(sentence: str) -> bool:
