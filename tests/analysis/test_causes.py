@@ -202,6 +202,11 @@ def test_what_a_fix_says_the_code_failed_to_do_is_the_cause_of_its_issue() -> No
     # In a report the same words are the symptom seen, not the mechanism: no cause is claimed.
     report = item(42, "Gradients missing", "The gradient of the second input is not computed at all.")
     assert analyse(report)[42].root_cause == ""
+    # what the code did in place of what it should, in a fix's words; what it returned is the symptom
+    swapped = "Fixes #40\n\nThe generated reduction reports the physical loop index instead of the logical one."
+    assert root_cause_sentences([parse_body(swapped)], [], [True])[0] == [swapped.split("\n\n")[1]]
+    returned = "Fixes #40\n\nThe padded sum returns [N, N] instead of [0, N] on every call."
+    assert root_cause_sentences([parse_body(returned)], [], [True]) == ([], False)
     # a check that covered one case of several is what the code failed to do
     partial = "Fixes #40\n\nForward only early-returned for an empty output, and then built an array over a zero dim."
     assert root_cause_sentences([parse_body(partial)], [], [True])[0] == [partial.split("\n\n")[1]]

@@ -185,6 +185,10 @@ OMISSION = re.compile(
     r"\bnever\s+(?:gets?\s+|got\s+)?(?:restored|reset|freed|released|cleared|initiali[sz]ed|updated|synchroni[sz]ed|"
     r"checked|validated|propagated)\b|"
     r"\b(?:is|was|were|are)\s+missing\b|"
+    # "the generated reduction reports the physical loop index instead of the logical one": what the
+    # code does in place of what it should (what it returns instead is the symptom)
+    r"\b(?:reports?|uses?|reads?|writes?|computes?|picks?|emits?|reported|used|wrote|written|computed|picked|"
+    r"emitted)\b[^.;]{1,80}?\binstead of\b|"
     # "Forward only early-returned for an empty output", "Backward guarded only on numel()": a check
     # that covered one case of several
     r"\b(?:only|just)\s+(?:early[- ]returned|guarded|checked|handled|validated|accepted)\b|"
