@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from pytorch_insight.model import Item
 from pytorch_insight.pipeline.facts import Fact
 from pytorch_insight.pipeline.reasons import fact_reason
 from pytorch_insight.report.i18n import Catalogue
@@ -74,25 +75,39 @@ def test_names_the_text_mentions_are_mentioned_not_asserted() -> None:
     assert narrator("zh").context(facts) == "，已被分诊标为高优先级，提及“H100”"
 
 
-def test_a_quote_or_a_name_another_item_of_the_story_states_is_credited_to_it() -> None:
+def issue_and_fix(number: int, title: str, fixed_words: str) -> list[Item]:
+    """A high-priority issue and the PR that fixes it, whose description says `fixed_words`."""
+    return [
+        item(number, title, "```python\nrun()\n```", labels=["high priority"]),
+        item(
+            number + 1,
+            "Validate kernel_size in fractional pooling",
+            f"Fixes #{number}\n\n{fixed_words}",
+            kind="pull_request",
+        ),
+    ]
+
+
+def conclusion_of(items: list[Item], ref: str) -> str:
     from tests.report.fixtures import WINDOW
 
-    issue = item(81, "Pooling kernel with a small kernel size", "```python\nrun()\n```", labels=["high priority"])
-    fix = item(
-        82,
-        "Validate kernel_size in fractional pooling",
-        "Fixes #81\n\nWith a non-positive kernel the compiled kernel crashes at runtime on the H100.",
-        kind="pull_request",
-    )
-    by_ref = {entry.ref: entry for entry in report_of([issue, fix], window=WINDOW).focus}
-    told = by_ref["#81"].conclusion
-    assert "the compiled kernel crashes at runtime" in told and "(in #82)" in told  # the fix's words, credited
-    # a fix's own words need no credit, nor its issue's in its "Fixes #81, a problem ...": only a
-    # fact another item states names that item
+    return next(e.conclusion for e in report_of(items, window=WINDOW).focus if e.ref == ref)
+
+
+def test_a_quote_or_a_name_another_item_of_the_story_states_is_credited_to_it() -> None:
     from pytorch_insight.pipeline import assess
     from pytorch_insight.report.narrative import held_by
     from tests.report.fixtures import PROFILE
 
+    issue, fix = issue_and_fix(
+        81,
+        "Pooling kernel with a small kernel size",
+        "With a non-positive kernel the compiled kernel crashes at runtime.",
+    )
+    told = conclusion_of([issue, fix], "#81")
+    assert "the compiled kernel crashes at runtime" in told and "(in #82)" in told  # the fix's words, credited
+    # a fix's own words need no credit, nor its issue's in its "Fixes #81, a problem ...": only a
+    # fact another item states names that item
     by_id = {a.id: a for a in assess([issue, fix], PROFILE)}
     assessed_issue, assessed_fix = by_id[issue.id], by_id[fix.id]
     assert {held_by(f, assessed_issue, by_id) for f in assessed_fix.facts.facts} == {fix.id}
@@ -100,18 +115,14 @@ def test_a_quote_or_a_name_another_item_of_the_story_states_is_credited_to_it() 
 
 
 def test_a_report_that_states_its_problem_is_told_by_its_own_words_not_its_fix_s() -> None:
-    from tests.report.fixtures import WINDOW
-
-    issue = item(91, "Compiled pooling crashes at runtime with an index out of bounds", "", labels=["high priority"])
-    fix = item(
-        92,
-        "Validate kernel_size in fractional pooling",
-        "Fixes #91\n\nWith a non-positive kernel, eager silently returns wrong values, while the compiled one crashes.",
-        kind="pull_request",
+    items = issue_and_fix(
+        91,
+        "Compiled pooling crashes at runtime with an index out of bounds",
+        "With a non-positive kernel, eager silently returns wrong values, while the compiled one crashes.",
     )
-    [entry] = [e for e in report_of([issue, fix], window=WINDOW).focus if e.ref == "#91"]
-    assert "crashes at runtime with an index out of bounds" in entry.conclusion
-    assert "eager silently returns" not in entry.conclusion
+    told = conclusion_of(items, "#91")
+    assert "crashes at runtime with an index out of bounds" in told
+    assert "eager silently returns" not in told
 
 
 def test_a_label_other_than_high_priority_is_named_as_it_is() -> None:
