@@ -58,6 +58,8 @@ class Analysis(BaseModel):
     quoted_from: dict[str, str] = Field(default_factory=dict)  # field -> id of the linked item it quotes
     workaround: str = ""
     workaround_code: str = ""
+    # A triage label saying a workaround exists ("has workaround") where no sentence states one.
+    workaround_label: str = ""
     fix_state: FixState = "none"
     fix_refs: list[str] = Field(default_factory=list)
     # States of referenced PRs the window does not hold, as the timeline gave them.

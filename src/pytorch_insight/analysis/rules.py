@@ -240,6 +240,9 @@ class RuleAnalyser:
             report_texts = ["\n\n".join(b.sections.values()) for b in reports] + threads
             workaround = self.role_sentence(report_texts, "workaround", exclude=used + analysis.impact)
         analysis.workaround, analysis.workaround_code = workaround, code
+        if not workaround:  # the triagers may know of one the thread does not spell out
+            labels = (label for a in [assessment, *story] for label in a.item.labels)
+            analysis.workaround_label = next((label for label in labels if "workaround" in label.lower()), "")
         for field in ("root_cause", "impact"):
             source = quoted_source(getattr(analysis, field), item, [other.item for other in story])
             if source and field not in analysis.quoted_from:

@@ -72,9 +72,13 @@ PROSE: dict[str, dict[str, str]] = {
     },
     "state_referenced": {"zh": "有引用它的 PR", "en": "PRs reference it"},
     "state_tracking": {"zh": "跟踪中的问题尚未全部解决", "en": "tracked problems not all resolved"},
-    # What the analysis did not find, not a claim that no source says it: a thread may state it in
-    # words no rule or model reads as such.
-    "not_stated": {"zh": "未在来源中找到明确说明", "en": "no statement of it found in the sources"},
+    # What the analysis did not recognise, never a claim that no source says it: a thread may state
+    # it in words no rule or model reads as such (fact-checkers judged "not stated" false there).
+    "not_stated": {
+        "zh": "未提取：没有识别出说明它的句子，请阅读原帖",
+        "en": "not extracted: no sentence was recognised as stating it; read the thread",
+    },
+    "workaround_labelled": {"zh": "；但它带有分诊标签“{label}”", "en": "; it carries the triage label “{label}”"},
     "source_quote": {"zh": "原文", "en": "quoted"},
     "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
     "conclusion": {"zh": "结论", "en": "In one line"},
