@@ -167,6 +167,12 @@ def own_line_issues(body: str, repo: str | None, by_id: Mapping[str, Assessment]
     return found
 
 
+def _line_at(text: str, start: int, end: int) -> str:
+    """The whole line (or lines) of `text` holding the span from `start` to `end`."""
+    line_end = text.find("\n", end)
+    return text[text.rfind("\n", 0, start) + 1 : line_end if line_end >= 0 else None]
+
+
 def _quote(text: str) -> str:
     """The source's own words for a link, on one line and bounded, for the evidence."""
     return shorten(" ".join(text.split()), QUOTE_LIMIT)
@@ -175,6 +181,10 @@ def _quote(text: str) -> str:
 def link_fixes(
     assessments: Sequence[Assessment], by_id: Mapping[str, Assessment], fixing_nothing: Set[str] = frozenset()
 ) -> None:
+    def issue(repo: str, number: int) -> bool:
+        target = by_id.get(github_item_id(repo, number))
+        return target is not None and target.item.kind == "issue"
+
     for assessment in assessments:
         item = assessment.item
         if item.kind not in CHANGE_KINDS or not (item.body or item.title):
@@ -187,11 +197,6 @@ def link_fixes(
             fixes = fixed_by = "related"
         body = item.body or ""
         origin = "landed commit message" if item.kind == "commit" else "PR body"
-
-        def issue(repo: str, number: int, known: Mapping[str, Assessment] = by_id) -> bool:
-            target = known.get(github_item_id(repo, number))
-            return target is not None and target.item.kind == "issue"
-
         targets = [
             ((r, n), f'closing keyword in {origin}: "{q}"')
             for r, n, q in closing_references(body, item.repo, issue=issue)
@@ -244,10 +249,7 @@ def link_offered_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, As
             continue  # the PR names the issue itself (as its fix, or as one a reviewer says it does not fix)
         if disputed(by_id[target].item):
             continue
-        line_start = item.body.rfind("\n", 0, said.start()) + 1
-        line_end = item.body.find("\n", said.end())
-        line = item.body[line_start : line_end if line_end >= 0 else None]
-        evidence = f'the issue names its fix: "{_quote(line)}"'
+        evidence = f'the issue names its fix: "{_quote(_line_at(item.body, said.start(), said.end()))}"'
         assessment.relate("fixed_by", target, evidence)
         by_id[target].relate("fixes", assessment.id, evidence)
 
@@ -302,9 +304,7 @@ def link_named_issues(assessments: Sequence[Assessment], by_id: Mapping[str, Ass
             known = by_id.get(target)
             if known is None or known.item.kind != "issue" or _already_linked(assessment, target):
                 continue
-            line_start = item.body.rfind("\n", 0, match.start()) + 1
-            line_end = item.body.find("\n", match.end())
-            evidence = f'PR body names it: "{_quote(item.body[line_start : line_end if line_end >= 0 else None])}"'
+            evidence = f'PR body names it: "{_quote(_line_at(item.body, match.start(), match.end()))}"'
             assessment.relate("names", target, evidence)
             known.relate("named_by", assessment.id, evidence)
 
