@@ -113,10 +113,10 @@ def test_an_open_issue_whose_fix_pr_closed_unconfirmed_is_not_said_to_have_no_fi
 
 
 def test_an_issue_titled_as_a_proposal_is_read_and_discussed_and_once_closed_read_for_its_outcome() -> None:
-    told = "This proposal adds a scheduling API for custom passes and asks for feedback on its shape."
+    told = "This proposal adds a plugin API for data loaders and asks for feedback on its shape."
     entries = focus(
-        item(4101, "[RFC] A scheduling API for custom passes", told),
-        item(4102, "[RFC] Python 3.14 support for the compiler", told, state="closed"),
+        item(4101, "[RFC] A plugin API for data loaders", told),
+        item(4102, "[RFC] Support for the next interpreter release", told, state="closed"),
     )
     assert (entries["#4101"].action, entries["#4101"].urgency) == ("follow", "P1")
     assert "read #4101 and comment" in entries["#4101"].reason

@@ -203,12 +203,12 @@ def test_what_a_fix_says_the_code_failed_to_do_is_the_cause_of_its_issue() -> No
     report = item(42, "Gradients missing", "The gradient of the second input is not computed at all.")
     assert analyse(report)[42].root_cause == ""
     # what the code did in place of what it should, in a fix's words; what it returned is the symptom
-    swapped = "Fixes #40\n\nThe generated reduction reports the physical loop index instead of the logical one."
+    swapped = "Fixes #40\n\nThe scheduler reads the stale queue length instead of the current one."
     assert root_cause_sentences([parse_body(swapped)], [], [True])[0] == [swapped.split("\n\n")[1]]
-    returned = "Fixes #40\n\nThe padded sum returns [N, N] instead of [0, N] on every call."
+    returned = "Fixes #40\n\nThe sorted view returns the old order instead of the new one on every call."
     assert root_cause_sentences([parse_body(returned)], [], [True]) == ([], False)
     # a check that covered one case of several is what the code failed to do
-    partial = "Fixes #40\n\nForward only early-returned for an empty output, and then built an array over a zero dim."
+    partial = "Fixes #40\n\nThe loader only checked for an empty path, and then opened a directory as a file."
     assert root_cause_sentences([parse_body(partial)], [], [True])[0] == [partial.split("\n\n")[1]]
     # A fix's account of what it makes unnecessary is no cause.
     done = "Fixes #40\n\nThe extra copy is not needed anymore."
@@ -255,18 +255,18 @@ def test_in_a_report_how_the_code_behaved_before_is_no_cause() -> None:
 
 
 def test_a_cause_without_a_marker_is_kept_whole_when_the_summary_already_quotes_it() -> None:
-    sentence = "The previous gate compared the minor version alone and disabled the pool on 7.0."
-    assert root_causes([sentence], f"Gate the pool on the full version. {sentence}") == [sentence]
+    sentence = "The previous check compared the major version alone and turned the cache off on new drivers."
+    assert root_causes([sentence], f"Check the full version. {sentence}") == [sentence]
 
 
 def test_a_cause_sentence_run_on_across_a_code_block_is_quoted_whole_with_the_code_marked_cut() -> None:
     body = (
-        "## Root cause\n\nThe final step emits\n\n```python\nbuf = work.sum(dim=0)\n```\n\n"
-        "which rebinds the variable to a fresh tensor. The shared buffer is never written."
+        "## Root cause\n\nThe last pass writes\n\n```python\nhandle = open_cache()\n```\n\n"
+        "which replaces the cached handle with a new one. The old handle is never closed."
     )
     found, headed = root_cause_sentences([parse_body(body)], [], [True])
-    assert headed and found[0] == "The final step emits … which rebinds the variable to a fresh tensor."
-    assert found[1] == "The shared buffer is never written."
+    assert headed and found[0] == "The last pass writes … which replaces the cached handle with a new one."
+    assert found[1] == "The old handle is never closed."
 
 
 def test_a_root_cause_lead_in_heads_its_section_and_its_list_of_code_is_no_cause() -> None:

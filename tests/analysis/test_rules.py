@@ -116,16 +116,16 @@ def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description() 
 
 
 def test_a_fix_that_only_names_its_issue_is_summarised_by_the_issue_s_title() -> None:
-    issue = item(330, "Complex matmul gives wrong values for long inner dimensions", "```python\nrun()\n```")
-    fix = item(331, "[backend] complex matmul fix", "Fixes #330", kind="pull_request", state="closed")
+    issue = item(330, "Strided copy gives wrong values for long rows", "```python\nrun()\n```")
+    fix = item(331, "[backend] strided copy fix", "Fixes #330", kind="pull_request", state="closed")
     analysed = analyse(issue, fix)
-    assert analysed[331].summary == "Complex matmul gives wrong values for long inner dimensions"
+    assert analysed[331].summary == "Strided copy gives wrong values for long rows"
     assert analysed[331].quoted_from["summary"] == "github:pytorch/pytorch#330"
     # a fix with words of its own is summarised by them
     told = item(
         332,
-        "[backend] complex matmul fix",
-        "Fixes #330\n\nThe inner loop now splits long dimensions.",
+        "[backend] strided copy fix",
+        "Fixes #330\n\nThe inner loop now splits long rows.",
         kind="pull_request",
     )
     assert "summary" not in analyse(issue, told)[332].quoted_from
@@ -154,12 +154,12 @@ def test_fix_state_follows_the_linked_pr() -> None:
 def test_a_pr_that_names_an_issue_without_saying_it_fixes_it_references_it() -> None:
     from tests.report.fixtures import report_of
 
-    report = "The embedding bag silently returns wrong gradients in backward on the accelerator."
-    issue = item(340, "Embedding bag ignores scale_grad_by_freq on the accelerator", report, labels=["high priority"])
+    report = "The sparse gather silently returns wrong gradients in backward on the accelerator."
+    issue = item(340, "Sparse gather ignores its weighting flag on the accelerator", report, labels=["high priority"])
     pr = item(
         341,
-        "Honour two embedding bag flags",
-        "**scale_grad_by_freq** (#340): the flag reached the backward kernel but was never used.",
+        "Honour two sparse gather flags",
+        "**weight_by_count** (#340): the flag reached the backward kernel but was never used.",
         kind="pull_request",
     )
     analysed = analyse(issue, pr)
@@ -401,8 +401,8 @@ def test_a_remark_after_the_repro_is_no_summary_of_a_description_that_opens_with
     stated = "The reduction returns wrong values on CPU.\n```python\nimport torch\n```\nIt started in 2.9."
     assert summarise(parse_body(stated)).startswith("The reduction returns wrong values")
     # what the repro shows going wrong is the summary; a sentence the capture cut off is not
-    seen = "On the virtual runner I observe a large discrepancy between the CPU and GPU outputs."
-    more = "It only happens with 3D inputs on that runner."
+    seen = "On the shared build machine I observe a large discrepancy between the CPU and GPU outputs."
+    more = "It only happens with batched inputs on that machine."
     shown = f"Run the following script on a CI runner:\n```python\nimport torch\n```\nThe run took a minute.\n\n{seen}"
     assert summarise(parse_body(f"{shown} {more}")) == f"{seen} {more}"
     assert summarise(parse_body(f"{shown}\n\nThe kernel gives incorrect val")) == seen
@@ -410,7 +410,7 @@ def test_a_remark_after_the_repro_is_no_summary_of_a_description_that_opens_with
 
 def test_an_opening_note_on_the_report_itself_is_no_summary() -> None:
     stated = "On the laptop GPU, matmul returns wrong values for transposed inputs."
-    note = "*Up-front note: this is a drive-by report,\nwe will not be able to follow up on it.*"
+    note = "*Quick note: this report comes from a user,\nwe will not be able to follow up on it.*"
     assert summarise(parse_body(f"{note}\n\n{stated}")) == stated
     assert summarise(parse_body(f"Disclaimer: found by a fuzzer.\n\n{stated}")) == stated
     alone = "Note: the nightly build of this week fails to import on every platform we tried."

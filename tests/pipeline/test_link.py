@@ -240,11 +240,11 @@ def test_an_issue_named_on_a_line_of_its_own_is_what_the_pr_fixes() -> None:
 
 
 def test_a_closing_keyword_before_an_issue_s_pull_url_fixes_that_issue() -> None:
-    bug = item(210, "nextafter is a no-op for bfloat16")
-    pr = item(211, "Refactor the binary kernels", kind="pull_request")
+    bug = item(210, "Rounding op is a no-op for half precision")
+    pr = item(211, "Refactor the rounding kernels", kind="pull_request")
     url = "https://github.com/pytorch/pytorch/pull/{}"
-    fix = item(212, "Fix nextafter for bfloat16", body=f"Fixes {url.format(210)}", kind="pull_request")
-    follow = item(213, "Tidy the binary kernels", body=f"Fixes {url.format(211)}", kind="pull_request")
+    fix = item(212, "Fix the rounding op for half precision", body=f"Fixes {url.format(210)}", kind="pull_request")
+    follow = item(213, "Tidy the rounding kernels", body=f"Fixes {url.format(211)}", kind="pull_request")
     outside = item(214, "Fix a typo", body=f"Fixes {url.format(999)}", kind="pull_request")
     result = run(bug, pr, fix, follow, outside)
     assert relations(result[bug.id], "fixed_by") == [fix.id]

@@ -81,7 +81,7 @@ def issue_and_fix(number: int, title: str, fixed_words: str) -> list[Item]:
         item(number, title, "```python\nrun()\n```", labels=["high priority"]),
         item(
             number + 1,
-            "Validate kernel_size in fractional pooling",
+            "Check the batch size in the resize kernel",
             f"Fixes #{number}\n\n{fixed_words}",
             kind="pull_request",
         ),
@@ -101,8 +101,8 @@ def test_a_quote_or_a_name_another_item_of_the_story_states_is_credited_to_it() 
 
     issue, fix = issue_and_fix(
         81,
-        "Pooling kernel with a small kernel size",
-        "With a non-positive kernel the compiled kernel crashes at runtime.",
+        "Resize kernel with an empty batch",
+        "With an empty batch the compiled kernel crashes at runtime.",
     )
     told = conclusion_of([issue, fix], "#81")
     assert "the compiled kernel crashes at runtime" in told and "(in #82)" in told  # the fix's words, credited
@@ -117,8 +117,8 @@ def test_a_quote_or_a_name_another_item_of_the_story_states_is_credited_to_it() 
 def test_a_report_that_states_its_problem_is_told_by_its_own_words_not_its_fix_s() -> None:
     items = issue_and_fix(
         91,
-        "Compiled pooling crashes at runtime with an index out of bounds",
-        "With a non-positive kernel, eager silently returns wrong values, while the compiled one crashes.",
+        "Compiled resize crashes at runtime with an index out of bounds",
+        "With an empty batch, eager silently returns wrong values, while the compiled one crashes.",
     )
     told = conclusion_of(items, "#91")
     assert "crashes at runtime with an index out of bounds" in told

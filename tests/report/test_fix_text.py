@@ -209,14 +209,14 @@ def test_a_problem_named_by_a_label_is_said_to_be_triaged_not_stated() -> None:
 def test_a_workaround_triagers_label_is_said_where_no_sentence_states_one() -> None:
     from pytorch_insight.report.render import render_html
 
-    said = "Compiled padding silently returns wrong values for a split reduction."
-    labelled = item(80, "Compiled pad drops its boundary", said, labels=["high priority", "has workaround"])
+    said = "The compiled gather silently returns wrong values for its last row."
+    labelled = item(80, "Compiled gather drops its last row", said, labels=["high priority", "has workaround"])
     report = report_of([labelled], window=WINDOW)
     [entry] = report.focus
     assert entry.analysis.workaround == "" and entry.analysis.workaround_label == "has workaround"
     assert "read the thread; it carries the triage label “has workaround”" in render_markdown(report)
     assert "it carries the triage label “has workaround”" in render_html(report)
     # a sentence that states one is the workaround, and the label adds nothing
-    stated = labelled.model_copy(update={"body": f"{said}\n\nA workaround is to pad before the reduction."})
+    stated = labelled.model_copy(update={"body": f"{said}\n\nA workaround is to gather in two steps."})
     [entry] = report_of([stated], window=WINDOW).focus
     assert entry.analysis.workaround and entry.analysis.workaround_label == ""

@@ -185,25 +185,25 @@ OMISSION = re.compile(
     r"\bnever\s+(?:gets?\s+|got\s+)?(?:restored|reset|freed|released|cleared|initiali[sz]ed|updated|synchroni[sz]ed|"
     r"checked|validated|propagated)\b|"
     r"\b(?:is|was|were|are)\s+missing\b|"
-    # "the generated reduction reports the physical loop index instead of the logical one": what the
-    # code does in place of what it should (what it returns instead is the symptom)
+    # "the scheduler reads the stale queue length instead of the current one": what the code does in
+    # place of what it should (what it returns instead is the symptom)
     r"\b(?:reports?|uses?|reads?|writes?|computes?|picks?|emits?|reported|used|wrote|written|computed|picked|"
     r"emitted)\b[^.;]{1,80}?\binstead of\b|"
-    # "Forward only early-returned for an empty output", "Backward guarded only on numel()": a check
-    # that covered one case of several
+    # "the loader only checked for an empty path", "the copy guarded only on the size": a check that
+    # covered one case of several
     r"\b(?:only|just)\s+(?:early[- ]returned|guarded|checked|handled|validated|accepted)\b|"
     r"\b(?:guarded|checked|validated)\s+only\b",
     re.I,
 )
-# In a fix's description, how the code behaved before it: "Previously, the cache key skipped private
-# configs", "The previous gate `V < 702` was disabling it on 7.0": the mechanism the change removes.
+# In a fix's description, how the code behaved before it: "Previously, the cache key held only the
+# device index", "The previous check compared the major version alone": the mechanism the change removes.
 PRIOR_BEHAVIOUR = re.compile(
     r"^\W*(?:previously\b|before this (?:pr|change|diff|patch|fix)\b|"
     r"the (?:previous|old|existing|original) (?:\S+\s+){0,5}?(?:was|were|did|would|had|used|only|always|never|"
     r"assumed|called|checked|relied|treated|computed|returned)\b)",
     re.I,
 )
-# "Previously this would crash", "Previously, the test failed on MI300x": the failure itself (its
+# "Previously this would crash", "Previously, the test failed on the second device": the failure itself (its
 # symptom), not how it came about; "Previously landed as #12 but reverted": the change's history.
 PRIOR_SYMPTOM = re.compile(
     r"^\W*[^,;:]{0,40}?\b(?:(?:would|will|could|can|did)\s+)?(?:crash|fail|break|error|hang|segfault|raise|abort)\w*\b|"
@@ -253,7 +253,7 @@ def root_cause_sentences(bodies: list[Body], thread: list[str], changes: Sequenc
     return found, False
 
 
-# "... the final-reduce step emits" <code> "which rebinds the variable ...": a sentence its author ran
+# "... the last pass writes" <code> "which replaces the cached handle ...": a sentence its author ran
 # on across a code block, which splitting cut in two.
 RUNS_ON = re.compile(r"^(?:which|that|so|and|where|because|but|when)\b|^[a-z]")
 CLOSED = (".", "!", "?", ":", ";", ")", '"', "'", "`", "*")
@@ -261,7 +261,7 @@ CLOSED = (".", "!", "?", ":", ";", ")", '"', "'", "`", "*")
 
 def across_code(found: list[str]) -> list[str]:
     """The sentences with each one the code cut off joined to its continuation, the code marked cut
-    ("emits … which rebinds the variable")."""
+    ("writes … which replaces the cached handle")."""
     joined: list[str] = []
     for sentence in found:
         if joined and not joined[-1].rstrip().endswith(CLOSED) and RUNS_ON.match(sentence):

@@ -36,7 +36,7 @@ SCOPE = re.compile(
 FAILING = re.compile(
     r"\b(?:fail\w*|error\w*|crash\w*|hang\w*|break\w*|broken|affected|regress\w*|end (?:with|in))\b", re.I
 )
-# In a report, "21/43 models are more than 15% slower" is the breadth of the problem too; a change
+# In a report, "17/40 models are more than 20% slower" is the breadth of the problem too; a change
 # saying so measures its own cost.
 WORSE = re.compile(r"\b(?:slower|worse|wrong|incorrect|mismatch\w*)\b", re.I)
 # A benchmark table's rows (a measurement's sentence may be one): which row shows harm, the table
@@ -55,7 +55,7 @@ CONSEQUENCE = re.compile(
 # inconsistent with eager", "produces numerically different results".
 OPENING_HARM = re.compile(
     rf"{HARM.pattern}|\bsilently\b|\binconsistent\b|\bdiffer(?:s|ent)?\s+(?:from|results?|outputs?|values?)\b|"
-    # "the op does nothing on offset slices", "the argument is silently ignored": an effect lost
+    # "the write does nothing on a view", "the argument is silently ignored": an effect lost
     r"\b(?:does|do|did) nothing\b|\b(?:has|have|had) no effect\b|\b(?:is|are|was|were|gets?) (?:silently )?ignored\b|"
     # "kills the process", "terminates the interpreter": a crash in other words
     r"\b(?:kill|terminat)\w*\s+(?:the\s+|its\s+)?(?:python\s+)?(?:process|interpreter|job|worker)s?\b",

@@ -87,7 +87,7 @@ TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 URL = re.compile(r"https?://\S+")
 # What a repro shows going wrong, in a report's words after it: harm, or outputs that disagree.
 SEEN_WRONG = re.compile(rf"{OPENING_HARM.pattern}|\bdiscrepanc(?:y|ies)\b", re.I)
-# "*Up-front note: this is a drive-by report ...*", "Disclaimer: ...": a description's opening
+# "*Quick note: this report comes from a user ...*", "Disclaimer: ...": a description's opening
 # paragraph about the report itself, up to the blank line that ends it.
 OPENING_NOTE = re.compile(
     r"\s*[*_]*(?:[\w-]+ )?(?:note|disclaimer|fyi)[*_]*\s*:[^\n]*+(?:\n(?![ \t]*\n)[^\n]*+)*+", re.I
@@ -301,7 +301,7 @@ def summarise(body: Body, lists: bool = True) -> str:
         if found and "```" in candidate and not any(says_something(s) for s in sentences(opening)):
             # A description whose opening, before its code, states nothing: a remark after the
             # repro ("I can look at it later") is no summary of it, what it shows going wrong is
-            # ("I observe a large discrepancy between the CPU and MPS output"); only in the
+            # ("I observe a large discrepancy between the CPU and GPU outputs"); only in the
             # description's own section, and never a sentence the capture cut off.
             if n:
                 return ""

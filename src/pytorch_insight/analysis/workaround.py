@@ -39,7 +39,7 @@ STAYS_AWAY_IF = re.compile(
     r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once|on)\b|"
     r"\b(?:works?|runs?|passes|succeeds?) (?:fine |correctly )?(?:with|under|using) (?:the )?\S+ backend\b|"
     r"\bbackend (?:produces|gives|returns) (?:the )?(?:correct|right|expected)\b|"
-    # "Each of the following makes the result exactly correct", "float32 inputs allow it to run correctly"
+    # "Each of these makes the result correct", "half-precision inputs allow the kernel to run correctly"
     r"\bmakes? (?:it|the (?:results?|outputs?)) (?:exactly |numerically )?(?:correct|match)\b|"
     r"\b(?:allows?|lets?) (?:\S+ ){1,4}?to (?:execute|run|work|compile|pass|finish)\w* "
     r"(?:correctly|fine|as expected)\b|"
@@ -48,14 +48,15 @@ STAYS_AWAY_IF = re.compile(
     r"[^.;]{0,150}\band (?:it|everything|the (?:model|code|script|program|test)) (?:works|compiles|runs|passes)\b",
     re.I,
 )
-# Words after "works fine after" / "is correct with" that name the change itself ("downgrading to 2.5.1").
+# Words after "works fine after" / "is correct with" that name the change itself ("downgrading to
+# the previous release").
 CHANGE_WORDS = 2
 # "..., which was the usual workaround for the slow 3-D kernel": the failing code is itself a way
 # around another limit, which tells why users write it, not how to avoid the failure.
 ANOTHER_LIMIT = re.compile(
     r"\bwhich (?:is|was) (?:a |an |the )?(?:\w+ )?work-?around\b|\bwork-?around (?:given|because of|due to)\b", re.I
 )
-# "runs fine on 2.5.1 but OOMs immediately on 2.9": fine in one setting and failing in the other is
+# "runs fine on the previous release but OOMs at once on the new one": fine in one setting and failing in the other is
 # the problem stated as a comparison (a regression), not a way around it.
 CONTRAST = re.compile(rf"\b(?:but|while|whereas)\b[^.;]*?(?:{HARM.pattern})", re.I)
 NEGATION = re.compile(r"\b(?:not|never|no longer|neither|nor)\b|n't\b", re.I)
@@ -86,8 +87,8 @@ def find_workaround(bodies: list[Body], reports: list[Body], thread: list[str]) 
 
 
 def lead_in_workaround(sentence: str, text: str) -> str:
-    """A lead-in that keeps the problem away: "It works fine after downgrading to 2.5.1:" states the
-    change before the colon (what follows shows it working); "The same code is correct with:"
+    """A lead-in that keeps the problem away: "It works fine after downgrading to the previous
+    release:" states the change before the colon (what follows shows it working); "The same script is correct with:"
     states it only in the list below, which is quoted with it (without one it says nothing)."""
     if not lead_in(sentence):
         return ""

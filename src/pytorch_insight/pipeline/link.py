@@ -293,7 +293,7 @@ def link_mentions(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
 
 def link_named_issues(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
     """A PR whose description names an issue of the window without saying it fixes it ("**flag**
-    (#N): the flag was never read ..."): the issue is referenced by that PR, which "no PR references
+    (#N): the flag was never used ..."): the issue is referenced by that PR, which "no PR references
     it" would deny."""
     for assessment in assessments:
         item = assessment.item

@@ -135,15 +135,15 @@ class Narrator:
             if not ((holder := held_by(fact, assessment, self.by_id)) and change_title(self.by_id[holder], fact))
         ]
         if item.kind in CHANGE_KINDS:
-            # A fix's report states the problem, the fix its cure ("now exits cleanly where it
-            # previously died"): of two statements of one kind, the report's is quoted.
+            # A fix's report states the problem, the fix its cure ("the test now passes where it
+            # used to crash"): of two statements of one kind, the report's is quoted.
             fixed = {r.target for r in assessment.relations if r.type == "fixes"}
             facts.sort(
                 key=lambda fact: not any(fact in self.by_id[ref].facts.facts for ref in fixed if ref in self.by_id)
             )
         tracked = [r.target for r in assessment.relations if r.type == "tracks"]
         # A report's own words state its problem; its fix may explain a neighbouring one ("eager
-        # silently returns -inf, while the compiled kernel crashes"): the fix speaks only where the
+        # silently returns wrong values, while the compiled one crashes"): the fix speaks only where the
         # report states no problem itself. An umbrella's problems are those it tracks.
         own = None if tracked or item.kind in CHANGE_KINDS else self.worst_problem(assessment.facts.facts)
         worst = own or self.worst_problem(facts)
