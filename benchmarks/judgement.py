@@ -10,6 +10,9 @@ in the focus list (red and yellow stories only) and in the first 20 stories of t
 (green ones too), the recall of the red ones among the high-priority items, the
 high items neither expert picked, and where each pick landed. The fortnight is also judged as its
 two weeks, each a window of its own, so a rule that only works on one week shows up.
+
+The pick model (learn/pick_model.py) is learned from these same picks, so each period is ranked
+with one fitted anew on every other labelled week, never on the period's own data.
 """
 
 from __future__ import annotations
@@ -17,17 +20,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from pytorch_insight.config import load_profile  # noqa: E402
+from pytorch_insight.config import Profile, load_profile  # noqa: E402
 from pytorch_insight.dating import date_items  # noqa: E402
 from pytorch_insight.jsonl import item_from_line  # noqa: E402
+from pytorch_insight.learn.pick_model import LabelledWeek, fit_picks, picked_numbers, read_week  # noqa: E402
 from pytorch_insight.model import Item, github_item_id  # noqa: E402
 from pytorch_insight.pipeline import assess, select_focus  # noqa: E402
+from pytorch_insight.pipeline.severity import write_model  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
 
 # The project's shared data beside the clone; a clone alone has the copies kept with the tests
@@ -53,24 +59,8 @@ class Period:
     since: str
     until: str
     stories: list[Story]
+    picks: Path  # the experts' file
     picked: set[int] | None = None  # every number either expert picked (their focus, split or own list)
-
-
-def picked_numbers(path: Path) -> set[int]:
-    """The item numbers anywhere in an expert file's picks: what at least one expert chose."""
-    found: set[int] = set()
-    stack: list[object] = [json.loads(path.read_text(encoding="utf-8"))]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            for key, child in value.items():
-                if key in ("number", "numbers", "also"):
-                    found.update(n for n in (child if isinstance(child, list) else [child]) if isinstance(n, int))
-                elif key not in ("near", "near_misses", "criteria"):
-                    stack.append(child)
-        elif isinstance(value, list):
-            stack.extend(value)
-    return found
 
 
 def fortnight_stories(path: Path) -> list[Story]:
@@ -101,9 +91,9 @@ def periods() -> list[Period]:
     if april.exists():
         stories, picked, data = fortnight_stories(april), picked_numbers(april), SHARED / "raw" / f"{APRIL}.jsonl"
         found += [
-            Period("fortnight 04-07..04-20", data, "2026-04-07", "2026-04-20", stories, picked),
-            Period("week 04-07..04-13", data, "2026-04-07", "2026-04-13", stories, picked),
-            Period("week 04-14..04-20", data, "2026-04-14", "2026-04-20", stories, picked),
+            Period("fortnight 04-07..04-20", data, "2026-04-07", "2026-04-20", stories, april, picked),
+            Period("week 04-07..04-13", data, "2026-04-07", "2026-04-13", stories, april, picked),
+            Period("week 04-14..04-20", data, "2026-04-14", "2026-04-20", stories, april, picked),
         ]
     for folder in (SHARED, HERE):
         for picks in sorted((folder / "judgements").glob("*.editor-picks.json")):
@@ -117,7 +107,7 @@ def periods() -> list[Period]:
             name = f"week {since[5:]}..{until[5:]}"
             if any(period.name == name for period in found):  # the same days of another year
                 name = f"week {since}..{until[5:]}"
-            found.append(Period(name, data, since, until, theme_stories(picks), picked))
+            found.append(Period(name, data, since, until, theme_stories(picks), picks, picked))
     return found
 
 
@@ -128,8 +118,18 @@ def load(path: Path) -> list[Item]:
     return items
 
 
-def judge(period: Period, reader: str | None, verbose: bool) -> dict[str, float]:
+def held_out_profile(period: Period, weeks: dict[Path, LabelledWeek], folder: Path) -> Profile:
+    """The pytorch profile with a pick model fitted on every labelled week but the period's own data."""
     profile = load_profile("pytorch")
+    path = folder / f"picks-without-{period.data.stem}.json.gz"
+    if not path.exists():
+        write_model(fit_picks([week for data, week in weeks.items() if data != period.data]), path)
+    picks = profile.judgement.picks.model_copy(update={"model": str(path)})
+    judgement = profile.judgement.model_copy(update={"picks": picks})
+    return profile.model_copy(update={"judgement": judgement})
+
+
+def judge(period: Period, profile: Profile, reader: str | None, verbose: bool) -> dict[str, float]:
     window = make_window(period.since, period.until)
     items = [item for item in load(period.data) if item.active_in(window)]
     present = {item.id for item in items}
@@ -188,10 +188,11 @@ def main() -> int:
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument("--period", default=None, help="only periods whose name contains this")
     args = parser.parse_args()
-    for period in periods():
-        if args.period and args.period not in period.name:
-            continue
-        judge(period, args.reader, args.verbose)
+    chosen = [period for period in periods() if not args.period or args.period in period.name]
+    weeks = {period.data: read_week(period.data, period.picks) for period in periods()}
+    with tempfile.TemporaryDirectory() as folder:
+        for period in chosen:
+            judge(period, held_out_profile(period, weeks, Path(folder)), args.reader, args.verbose)
     return 0
 
 

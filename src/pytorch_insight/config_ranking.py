@@ -105,6 +105,18 @@ class Ranking(BaseModel):
     duplicate_penalty: float = 3.0
 
 
+class Picks(BaseModel):
+    """The pick model (learn/pick_model.py): what experts chose in the weeks they labelled. Its
+    log-odds, times `weight`, add to the score of an item below high priority once priorities are set
+    (it orders what severity did not make red, and never makes an item red); from `promote` on, a
+    low item becomes medium and the reason says why.
+    A weight of 0 leaves it out: a model learned on one community's weeks is that community's."""
+
+    weight: float = 0.0
+    promote: float = 1.0
+    model: str | None = None  # a model file; the shipped one by default
+
+
 class Judgement(BaseModel):
     """The learned severity model (pipeline/severity.py): which triage labels make which class when
     `learn` trains it, how a class reads as a fact, and how sure the model must be.
@@ -129,3 +141,4 @@ class Judgement(BaseModel):
     # not a finding. Their bar is set by the judgement benchmark, not by `reliable`.
     hints: dict[str, float] = Field(default_factory=dict)
     model: str | None = None  # a model file; the shipped one by default
+    picks: Picks = Field(default_factory=Picks)

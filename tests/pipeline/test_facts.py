@@ -135,6 +135,8 @@ def test_wishes_tags_compiler_steps_names_and_expected_examples_state_no_problem
     assert facts("Eager and compiled results differ for the scan op")["wrong_result"]
     assert "wrong_result" not in facts(body="The pass was incorrectly skipping `fused_v2` nodes with fp8 inputs.")
     assert "wrong_result" not in facts(body="The fp8 input trips the type filter, so the node is silently skipped.")
+    assert "regression" not in facts(body="Added regression coverage for the stride rules, and a regression test.")
+    assert facts(body="This is a regression from the last release.")["regression"]
     expected = (
         "The mps result differs for some inputs. CPU floor division follows Python semantics, for example:\n\n"
         "- inf / 1.0 produces NaN\n- -inf / 1.0 produces NaN\n"

@@ -30,6 +30,13 @@ def test_a_partial_fix_is_quoted_with_the_word_that_makes_it_partial() -> None:
     assert part == "Partially fixes #2" and partial_fix(part) and partial_fix(fix_of) and not partial_fix(whole)
 
 
+def test_a_hedged_closing_word_names_no_fix() -> None:
+    text = "Resolves #11. May also resolve #12, and this might fix #13; it could also close #14."
+    assert [number for _, number, _ in closing_references(text, "pytorch/pytorch")] == [11]
+    urls = "Resolves https://github.com/o/r/issues/15.\n\nMay also resolve https://github.com/o/r/issues/16.\n"
+    assert [number for _, number, _ in issue_urls(urls, fix=True)] == [15]
+
+
 def test_a_reference_that_opens_the_next_paragraph_is_not_one_more_fix() -> None:
     text = "Fixes #10\n\n#9 added the warning this removes, on every retry."
     assert [number for _, number, _ in closing_references(text, "pytorch/pytorch")] == [10]
@@ -264,6 +271,14 @@ def test_two_reports_of_one_bug_in_other_words_are_one_story() -> None:
     assert not relations(result[other.id], "similar") and not relations(result[unrelated.id], "similar")
     stories = select_focus(assess([first, second], PROFILE), PROFILE, 12)
     assert [set(s.members) for s in stories] == [{first.id, second.id}]
+
+
+def test_a_fix_titled_after_a_report_in_another_tense_is_similar_to_it() -> None:
+    report = item(1, "The resize kernel skips `grow` and bypasses the guard logic")
+    fix = item(2, "[inductor] Fix the resize kernel bypassing guard logic", kind="pull_request")
+    result = run(report, fix)
+    assert relations(result[report.id], "similar") == [fix.id]
+    assert relations(result[report.id], "fixed_by") == []  # a title says nothing of what it fixes
 
 
 def test_a_cherry_pick_for_its_original_change_fixes_only_the_issue_it_names() -> None:

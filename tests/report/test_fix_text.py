@@ -220,3 +220,16 @@ def test_a_workaround_triagers_label_is_said_where_no_sentence_states_one() -> N
     stated = labelled.model_copy(update={"body": f"{said}\n\nA workaround is to gather in two steps."})
     [entry] = report_of([stated], window=WINDOW).focus
     assert entry.analysis.workaround and entry.analysis.workaround_label == ""
+
+
+def test_a_report_with_a_pr_titled_after_it_is_never_said_to_have_no_fix() -> None:
+    report = item(31, "The resize kernel bypasses the guard logic", "The result is silently wrong.")
+    fix = item(32, "[inductor] Fix the resize kernel bypassing guard logic", kind="pull_request", state="closed")
+    built = report_of([report, fix], window=WINDOW)
+    [entry] = [e for e in built.focus if e.ref == "#31"]
+    assert entry.fix_text == (
+        "no PR in the collected data names it as fixed; a PR with a similar title: #32 (closed, landing unconfirmed)"
+    )
+    overview = " ".join(theme.text for theme in built.overview.themes)
+    assert "no PR names it as fixed, but #32 has a similar title" in overview
+    assert "shows no fix PR" not in overview

@@ -212,6 +212,17 @@ def referencing_prs(assessment: Assessment, context: AnalysisContext) -> dict[st
     return found
 
 
+def similar_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:
+    """PR id -> state for the window's PRs whose titles say what the issue's does (`similar`)."""
+    found = {}
+    for relation in assessment.relations:
+        pr = context.by_id.get(relation.target)
+        if relation.type == "similar" and pr is not None and pr.item.kind == "pull_request":
+            state = pr.item.state or "open"
+            found[pr.id] = "merged" if state in LANDED else "open" if state == "open" else "closed"
+    return found
+
+
 def timeline_prs(item: Item) -> dict[str, str]:
     """PR id -> state for the PRs that the issue's timeline shows referencing it (collected for
     the likely focus issues; they may lie outside the window)."""

@@ -77,6 +77,9 @@ class Analysis(BaseModel):
     landed_said: str = ""
     # A closed issue with no fix PR in the data whose thread says it is fixed ("fixed in NCCL 2.26"): the words.
     fixed_said: str = ""
+    # PRs of the window titled after the same problem (a `similar` link) that name no issue: PR id ->
+    # state. Not its fix by any word of theirs, so never called one; but "no fix PR" is not said.
+    similar_prs: dict[str, str] = Field(default_factory=dict)
     said_in: dict[str, str] = Field(default_factory=dict)  # "merge_requested" / "pr_mentioned" ... -> whose thread
     facts: Facts = Field(default_factory=Facts)
     analyser: str = "rules"

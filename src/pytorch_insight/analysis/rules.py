@@ -13,6 +13,7 @@ from pytorch_insight.analysis.fix_state import (
     pr_mentioned,
     pr_named,
     referencing_prs,
+    similar_prs,
     threads_say,
 )
 from pytorch_insight.analysis.impact import CHANGES, OPENING_HARM, consequence, harm_told, impact_sentences
@@ -148,6 +149,7 @@ class RuleAnalyser:
             analysis.pr_named = pr_named(item, context.profile)
             analysis.pr_mentioned = "" if analysis.pr_named else pr_mentioned(item, context.profile)
             analysis.fixed_said = fixed_said(item, context.profile)
+            analysis.similar_prs = similar_prs(assessment, context)
             for field in ("pr_named", "pr_mentioned", "fixed_said"):
                 if getattr(analysis, field):
                     analysis.said_in[field] = item.id

@@ -39,6 +39,7 @@ class Assessment:
     severity: float = 0.0  # points of the problem it states, or the worse one of its story (a fix: its issue)
     activity: int = 0  # comments inside the window
     learned: Judgement | None = None  # the learned judgement's class probabilities and their sentences
+    pick: float | None = None  # how likely the pick model finds it that experts would choose it
     text_signals: TextSignals | None = None  # None until read (pipeline.read), or read by the ranking
 
     @property

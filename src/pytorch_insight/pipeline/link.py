@@ -39,6 +39,13 @@ REFERENCE = re.compile(
 REFERENCE_GAP = re.compile(r"[ \t]*(?:,|and|&)?[ \t]*", re.I)
 PARTIAL = re.compile(r"\bpartial(?:ly)?\s+$", re.I)
 PARTIAL_REACH = 12
+# "Resolves #1. May also resolve #2": a hedged closing word names what the change might fix.
+HEDGE = re.compile(r"\b(?:may|might|could|possibly|potentially)\s+(?:also\s+)?$", re.I)
+HEDGE_REACH = 24
+# "May also resolve <issue URL>": the same hedge before an issue URL.
+HEDGED_LINE = re.compile(
+    r"\b(?:may|might|could|possibly|potentially)\s+(?:also\s+)?(?:fix|close|resolve|address)\w*\W*$", re.I
+)
 # A reference to a PR or an issue, by number or by either URL.
 REFERENCE_OR_PULL = re.compile(
     r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|(?<![\w/])#(?P<n2>\d+)|"
@@ -103,14 +110,17 @@ def closing_references(
 ) -> list[tuple[str, int, str]]:
     """(repo, number, the words that say it) for every ``Fixes #N``, ``closes o/r#N``,
     ``resolves <issue URL>`` ...; none whose keyword the words before it (`origin`) make the
-    problem's origin. A PR URL counts only where `issue` knows the number as an issue (GitHub
-    serves an issue at its /pull/ URL too, and "Fixes <that URL>" is written)."""
+    problem's origin, nor one hedged ("may also resolve #N"). A PR URL counts only where `issue`
+    knows the number as an issue (GitHub serves an issue at its /pull/ URL too, and "Fixes <that
+    URL>" is written)."""
     found: list[tuple[str, int, str]] = []
     # A reference holds a "#" or an issue URL; and few texts hold a closing word at all.
     if ("#" not in text and "github.com/" not in text) or not guard(keywords).may_match(text):
         return found
     for keyword in keywords.finditer(text):
         if origin is not None and origin.search(text, max(0, keyword.start() - ORIGIN_REACH), keyword.start()):
+            continue
+        if HEDGE.search(text, max(0, keyword.start() - HEDGE_REACH), keyword.start()):
             continue
         position = keyword.end()
         while (match := REFERENCE.match(text, position)) is not None:
@@ -138,7 +148,7 @@ def issue_urls(text: str, fix: bool) -> list[tuple[str, int, str]]:
         line_start = text.rfind("\n", 0, match.start()) + 1
         before = text[line_start : match.start()]
         alone = not before.strip(LINE_MARKS)
-        if NOT_A_FIX.search(before) or not (fix or alone or FIX_LEAD.search(before)):
+        if NOT_A_FIX.search(before) or HEDGED_LINE.search(before) or not (fix or alone or FIX_LEAD.search(before)):
             continue
         found.append((match.group(1), int(match.group(3)), _quote(text[line_start : match.end()])))
     return found
@@ -380,9 +390,23 @@ def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset
 
 
 def title_words(title: str | None) -> frozenset[str]:
-    """A title's own words: its bracket tags, function words and the words every fix title uses left out."""
+    """A title's own words, each without its inflection: its bracket tags, function words and the
+    words every fix title uses left out."""
     text = TITLE_TAG_RUN.sub(" ", title or "").lower()
-    return frozenset(word for word in TITLE_WORD.findall(text) if len(word) > 2 and word not in TITLE_STOP)
+    return frozenset(_stem(word) for word in TITLE_WORD.findall(text) if len(word) > 2 and word not in TITLE_STOP)
+
+
+# A report says what "bypasses" or "leaks"; the PR that fixes it, what it stops "bypassing".
+INFLECTIONS = ("ing", "es", "ed", "s")
+
+
+def _stem(word: str) -> str:
+    if "." in word or "_" in word:  # an identifier is spelled one way
+        return word
+    for ending in INFLECTIONS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            return word[: -len(ending)]
+    return word
 
 
 def link_similar_reports(assessments: Sequence[Assessment]) -> None:

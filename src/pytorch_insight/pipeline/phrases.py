@@ -407,12 +407,19 @@ def asserted(sentence: str, match: re.Match[str]) -> bool:
 
 
 def other_sense(kind: str, sentence: str, lowered: str, match: re.Match[str]) -> bool:
-    """The kind's words mean something else here: an error wanted or named, a compiler pass's step."""
+    """The kind's words mean something else here: an error wanted or named, a compiler pass's step,
+    a regression test."""
     if kind == "error":
         return wanted_error(lowered, match) or named(sentence, lowered, match)
     if kind == "wrong_result":
         return COMPILER_STEP.search(lowered, max(0, match.start() - 30), match.start()) is not None
+    if kind == "regression":
+        return REGRESSION_TEST.match(lowered, match.end()) is not None
     return False
+
+
+# "Added regression coverage", "a regression test for it": the name of a kind of test, not a regression.
+REGRESSION_TEST = re.compile(r"\s*(?:tests?|testing|coverage|suites?|checks?)\b")
 
 
 # "the node is silently skipped": a step of a compiler pass, whose outcome for the user is left unsaid.

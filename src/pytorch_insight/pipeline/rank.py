@@ -18,6 +18,7 @@ from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment, TextSignals
 from pytorch_insight.pipeline.features import KeywordSet
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS
+from pytorch_insight.pipeline.picks import load_picks, weigh_pick
 from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, quotes_sentence, reason
 from pytorch_insight.text import shorten
 from pytorch_insight.window import Window, parse_timestamp
@@ -335,7 +336,8 @@ def rank(
     assessments: Sequence[Assessment], profile: Profile, reader: Reader, window: Window | None = None
 ) -> list[Assessment]:
     """Score every item and return them best first: high priority first (a rule can make an item high
-    whatever its points, and the worst stories lead), then score, then id for a stable order."""
+    whatever its points, and the worst stories lead), then score, then id for a stable order. The
+    pick model moves scores once priorities are set (pipeline/picks.py)."""
     ranker = Ranker(profile, reader, window)
     severity: dict[str, Severity] = {}
     by_id = {assessment.id: assessment for assessment in assessments}
@@ -346,6 +348,11 @@ def rank(
         assessment.score = round(assessment.score, 3)
     for assessment in assessments:
         assessment.priority = ranker.priority(assessment, story_kinds(assessment, by_id))
+    picks = profile.judgement.picks
+    if picks.weight:
+        weeks = len(load_picks(picks.model).card.get("weeks", []))
+        for assessment in assessments:
+            weigh_pick(assessment, picks, weeks, profile.ranking.base.get(assessment.item.kind, 1.0))
     ordered = sorted(assessments, key=lambda a: (a.priority != "high", -a.score, a.id))
     for position, assessment in enumerate(ordered, start=1):
         assessment.rank = position

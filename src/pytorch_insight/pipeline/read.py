@@ -19,6 +19,7 @@ from pytorch_insight.pipeline.facts import CONTEXTUAL, FactExtractor
 from pytorch_insight.pipeline.features import extract_features
 from pytorch_insight.pipeline.learned import LearnedJudge
 from pytorch_insight.pipeline.noise import NoiseRules
+from pytorch_insight.pipeline.picks import load_picks, pick_probability
 from pytorch_insight.pipeline.rank import Ranker
 from pytorch_insight.pipeline.release_regression import ReleaseRegressions
 from pytorch_insight.text import BODY_LIMIT
@@ -34,6 +35,8 @@ class ItemReader:
         self.release_regressions = ReleaseRegressions(profile.severity.releases)
         # A profile without a label map has no learned judgement: its phrase rules read alone.
         self.judge = LearnedJudge(profile.judgement) if profile.judgement.classes else None
+        picks = profile.judgement.picks
+        self.picks = load_picks(picks.model) if picks.weight else None
         self.classifier = AreaClassifier(profile, use_labels)
         self.ranker = Ranker(profile, reader, window)
 
@@ -45,6 +48,8 @@ class ItemReader:
         # issue still takes that issue's facts through its link).
         if not assessment.noise:
             self._read_facts(assessment)
+            if self.picks is not None:
+                assessment.pick = pick_probability(self.picks, item)
         assessment.area_evidence = self.classifier.classify(assessment)
         assessment.areas = list(assessment.area_evidence)
         assessment.text_signals = self.ranker.text_signals(assessment)

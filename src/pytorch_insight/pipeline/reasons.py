@@ -57,6 +57,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "the triage model reads it as {what} (p={p}), most on: “{sentence}”",
         "zh": "分诊模型判断为{what}（p={p}），依据：“{sentence}”",
     },
+    "picked-like": {
+        "en": "a model learned from experts' picks in {weeks} labelled weeks rates it a likely pick (p={p})",
+        "zh": "由 {weeks} 个已标注周的专家选题学到的模型认为它很可能入选（p={p}）",
+    },
     "noise": {"en": "noise: {what}", "zh": "噪声：{what}"},
     "bot": {"en": "bot author {login}", "zh": "机器人作者 {login}"},
     "duplicate": {"en": "duplicate of {ref}", "zh": "与 {ref} 重复"},

@@ -285,6 +285,14 @@ class _Builder:
             return self.t("fix_closed_report") + thread
         if analysis.fix_state == "closed":
             return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + thread
+        if analysis.fix_state == "none" and analysis.similar_prs:
+            # A PR titled after the same problem may be its fix though it names no issue: "no fix
+            # PR referenced" is true and would mislead, so the report says what the data shows.
+            similar = [
+                self.t("fix_ref_state", ref=self.ref(ref), state=self.t(f"pr_state_{state}"))
+                for ref, state in analysis.similar_prs.items()
+            ]
+            return self.t("fix_none_similar", refs=self.join(similar)) + thread
         return self.t(f"fix_{analysis.fix_state}", refs=refs) + thread
 
     def tracking_text(self, tracked: list[str]) -> str:

@@ -126,6 +126,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已在 GitHub 上关闭；引用它的 PR：{refs}",
         "en": "closed on GitHub; PRs that reference it: {refs}",
     },
+    "fix_none_similar": {
+        "zh": "收集到的数据中没有 PR 指明修复它；标题与它相近的 PR：{refs}",
+        "en": "no PR in the collected data names it as fixed; a PR with a similar title: {refs}",
+    },
     "fix_none_named": {
         "zh": "收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
         "en": "no fix PR linked to it in the collected data; a comment names a PR ({quote})",
