@@ -467,6 +467,9 @@ def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
         "Drop the scale tensor from the region's inputs and it still fails.",
         # fine in one release and failing in the next is the regression itself
         "The same script runs fine on the previous release but OOMs at once on the new one.",
+        # where else it is absent (another device, another kind of tensor) is how far it reaches
+        "The allocator grows without bound on XPU; this does not occur with CUDA.",
+        "It also hits two other subclasses, and doesn't happen with non-subclassed tensors.",
     ):
         assert not keeps_problem_away(other), other
     report = parse_body("The export hangs on large graphs.\n\nThe export does not hang when the graph is split first.")

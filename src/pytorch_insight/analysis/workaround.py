@@ -132,7 +132,14 @@ def keeps_problem_away(sentence: str) -> bool:
         bool(away)
         and not NEGATION.search(sentence[max(0, away.start() - NEGATION_REACH) : away.start()])
         and not CONTRAST.search(sentence, away.end())
+        and not ELSEWHERE.match(sentence, away.end())
     )
+
+
+# "This does not occur with CUDA", "doesn't happen with non-subclassed tensors": where else the
+# problem is absent says how far it reaches (another device, another kind of tensor), not what a
+# user can change to keep it away.
+ELSEWHERE = re.compile(r"\s*(?:the\s+|a\s+|an\s+)?(?:cuda|cpu|mps|xpu|rocm|gpus?|non-|plain\b|regular\b|other\b)", re.I)
 
 
 def _code_after(text: str, sentence: str) -> str:
