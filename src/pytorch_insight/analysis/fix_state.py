@@ -207,9 +207,14 @@ def referencing_prs(assessment: Assessment, context: AnalysisContext) -> dict[st
     found = timeline_prs(assessment.item)
     for relation in assessment.relations:
         if relation.type == "named_by" and (pr := context.by_id.get(relation.target)) is not None:
-            state = pr.item.state or "open"
-            found.setdefault(pr.id, "merged" if state in LANDED else "open" if state == "open" else "closed")
+            found.setdefault(pr.id, pr_state(pr))
     return found
+
+
+def pr_state(pr: Assessment) -> str:
+    """A PR of the window as the report names its state: merged, open or closed."""
+    state = pr.item.state or "open"
+    return "merged" if state in LANDED else "open" if state == "open" else "closed"
 
 
 def similar_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:
@@ -218,8 +223,7 @@ def similar_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, s
     for relation in assessment.relations:
         pr = context.by_id.get(relation.target)
         if relation.type == "similar" and pr is not None and pr.item.kind == "pull_request":
-            state = pr.item.state or "open"
-            found[pr.id] = "merged" if state in LANDED else "open" if state == "open" else "closed"
+            found[pr.id] = pr_state(pr)
     return found
 
 

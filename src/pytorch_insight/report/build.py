@@ -243,10 +243,7 @@ class _Builder:
         return found
 
     def fix_text(self, analysis: Analysis, kind: str) -> str:
-        states = [
-            self.t("fix_ref_state", ref=self.ref(ref), state=self.t(f"pr_state_{state}"))
-            for ref, state in analysis.fix_ref_states.items()
-        ]
+        states = self.pr_states(analysis.fix_ref_states)
         if analysis.fix_state == "referenced":
             return self.t("fix_referenced", refs=self.join(states))
         if analysis.fix_state == "tracking":
@@ -288,12 +285,15 @@ class _Builder:
         if analysis.fix_state == "none" and analysis.similar_prs:
             # A PR titled after the same problem may be its fix though it names no issue: "no fix
             # PR referenced" is true and would mislead, so the report says what the data shows.
-            similar = [
-                self.t("fix_ref_state", ref=self.ref(ref), state=self.t(f"pr_state_{state}"))
-                for ref, state in analysis.similar_prs.items()
-            ]
-            return self.t("fix_none_similar", refs=self.join(similar)) + thread
+            return self.t("fix_none_similar", refs=self.join(self.pr_states(analysis.similar_prs))) + thread
         return self.t(f"fix_{analysis.fix_state}", refs=refs) + thread
+
+    def pr_states(self, states: dict[str, str]) -> list[str]:
+        """ "#N (state)" for each PR id -> state."""
+        return [
+            self.t("fix_ref_state", ref=self.ref(ref), state=self.t(f"pr_state_{state}"))
+            for ref, state in states.items()
+        ]
 
     def tracking_text(self, tracked: list[str]) -> str:
         """Where an umbrella's tracked items stand, counted from their collected states."""
