@@ -40,12 +40,11 @@ REFERENCE_GAP = re.compile(r"[ \t]*(?:,|and|&)?[ \t]*", re.I)
 PARTIAL = re.compile(r"\bpartial(?:ly)?\s+$", re.I)
 PARTIAL_REACH = 12
 # "Resolves #1. May also resolve #2": a hedged closing word names what the change might fix.
-HEDGE = re.compile(r"\b(?:may|might|could|possibly|potentially)\s+(?:also\s+)?$", re.I)
+HEDGE_WORDS = r"\b(?:may|might|could|possibly|potentially)\s+(?:also\s+)?"
+HEDGE = re.compile(rf"{HEDGE_WORDS}$", re.I)
 HEDGE_REACH = 24
 # "May also resolve <issue URL>": the same hedge before an issue URL.
-HEDGED_LINE = re.compile(
-    r"\b(?:may|might|could|possibly|potentially)\s+(?:also\s+)?(?:fix|close|resolve|address)\w*\W*$", re.I
-)
+HEDGED_LINE = re.compile(rf"{HEDGE_WORDS}(?:fix|close|resolve|address)\w*\W*$", re.I)
 # A reference to a PR or an issue, by number or by either URL.
 REFERENCE_OR_PULL = re.compile(
     r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|(?<![\w/])#(?P<n2>\d+)|"
