@@ -170,6 +170,17 @@ def derived_item_id(line: dict[str, Any]) -> str | None:
     return None
 
 
+# The comments after a report's moment on an item whose close carries no date (`report.asof`).
+LATER_COMMENTS = "comments_after_moment"
+
+
+def closing_thread(item: Item) -> list[Comment]:
+    """The comments that may tell how a closed item closed: its own and, where the close is undated
+    and the item was set back to a moment, the later ones that came with that state."""
+    later = (item.model_extra or {}).get(LATER_COMMENTS) or []
+    return item.comments + [Comment.model_validate(comment) for comment in later]
+
+
 def merge_comments(old: list[Comment], new: list[Comment]) -> list[Comment]:
     """Union of two copies of a thread, ordered by date (stable for equal dates).
 

@@ -2,6 +2,7 @@
 quoted from a linked item with that item named."""
 
 from pytorch_insight.model import Comment, Item
+from pytorch_insight.report.asof import as_of
 from pytorch_insight.report.model import FocusEntry
 from pytorch_insight.report.render import render_markdown
 from tests.pipeline.helpers import item
@@ -142,6 +143,25 @@ def test_a_closed_pr_its_thread_says_landed_is_said_to_be_so() -> None:
         == "closed on GitHub, and a comment says it landed (“Thanks, this was merged internally as D123.”)"
     )
     assert entry.action == "track" and "check that your build contains the fix #23" in entry.reason
+
+
+def test_an_undated_close_is_read_with_the_later_comment_saying_it_landed() -> None:
+    # The close carries no date, so "closed" may come from after the window: so may how it closed.
+    pr, _ = closed_fix(24, "Stamped as the diff has been landed D123")
+    pr = pr.model_copy(update={"comments": [c.model_copy(update={"date": "2026-04-16"}) for c in pr.comments]})
+    then = as_of(pr, WINDOW.end)
+    assert then.comments == [] and then.state == "closed"
+    report = report_of([then], window=WINDOW)
+    [entry] = [e for e in report.focus if e.ref == "#24"]
+    assert (
+        entry.fix_text == "closed on GitHub, and a comment says it landed (“Stamped as the diff has been landed D123”)"
+    )
+    assert "#24 “Fix a crash in the allocator on exit” was closed on GitHub, and a comment says it landed" in (
+        render_markdown(report)
+    )
+    dated = pr.model_copy(update={"closed": "2026-04-10T09:00:00Z"})  # closed in the window: later words are later
+    [entry] = [e for e in report_of([as_of(dated, WINDOW.end)], window=WINDOW).focus if e.ref == "#24"]
+    assert "a comment says it landed" not in entry.fix_text
 
 
 def test_a_comment_that_another_pr_landed_says_nothing_of_this_one() -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from pytorch_insight.analysis.model import AnalysisContext, FixState
 from pytorch_insight.config import Profile
-from pytorch_insight.model import Item, github_item_id
+from pytorch_insight.model import Item, closing_thread, github_item_id
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import excerpt, sentences, shorten
 
@@ -107,7 +107,7 @@ def _last_command(item: Item, profile: Profile, patterns: list[str], failed: re.
         return ""
     commands = [re.compile(pattern) for pattern in patterns]
     found = ""
-    for comment in item.comments:
+    for comment in closing_thread(item):
         text = comment.body or ""
         if found and failed is not None and failed.search(text):
             found = ""
@@ -192,7 +192,7 @@ def said_in_thread(
 def last_said(item: Item, skip: Callable[[str | None], bool], find: Callable[[str], re.Match[str] | None]) -> str:
     """The words around what `find` finds in the first sentence that has it, in the last comment (by
     an author `skip` lets through) that has one; "" when none does."""
-    for comment in reversed(item.comments):
+    for comment in reversed(closing_thread(item)):
         if skip(comment.author):
             continue
         for sentence in sentences(comment.body or ""):

@@ -114,11 +114,14 @@ class OverviewWriter:
         if entry.kind in CHANGE_KINDS:
             target = self.refs(fixes)
             merged = state in ("merged", "landed")
+            # "without a confirmed merge" is false where its own thread says it landed.
+            said = state == "closed" and bool(analysis.landed_said) and analysis.said_in.get("landed_said") == entry.id
             if target:
-                key = "ov_fix_merged" if merged else "ov_fix_closed" if state == "closed" else "ov_fix_open"
+                closed = "ov_fix_closed_landed_said" if said else "ov_fix_closed"
+                key = "ov_fix_merged" if merged else closed if state == "closed" else "ov_fix_open"
                 return say(key, ref=ref, target=target, title=title)
             if state == "closed":
-                return say("ov_change_closed", ref=ref, title=title)
+                return say("ov_change_closed_landed_said" if said else "ov_change_closed", ref=ref, title=title)
             return say("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
         fix = self.refs(analysis.fix_refs)
         if state == "landed":
