@@ -21,7 +21,7 @@ import argparse
 import json
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,7 +123,9 @@ def held_out_profile(period: Period, weeks: dict[Path, LabelledWeek], folder: Pa
     profile = load_profile("pytorch")
     path = folder / f"picks-without-{period.data.stem}.json.gz"
     if not path.exists():
-        write_model(fit_picks([week for data, week in weeks.items() if data != period.data]), path)
+        kept = [week for data, week in weeks.items() if data != period.data]
+        # The card's weeks are what the reasons count ("learned ... in 45 labelled weeks").
+        write_model(replace(fit_picks(kept), card={"weeks": [week.name for week in kept]}), path)
     picks = profile.judgement.picks.model_copy(update={"model": str(path)})
     judgement = profile.judgement.model_copy(update={"picks": picks})
     return profile.model_copy(update={"judgement": judgement})

@@ -107,14 +107,19 @@ class Ranking(BaseModel):
 
 class Picks(BaseModel):
     """The pick model (learn/pick_model.py): what experts chose in the weeks they labelled. Its
-    log-odds, times `weight`, add to the score of an item below high priority once priorities are set
-    (it orders what severity did not make red, and never makes an item red); from `promote` on, a
-    low item becomes medium and the reason says why.
+    log-odds, times `weight`, add to the score of an item below high priority once priorities are set;
+    from `promote` on, a low item becomes medium and the reason says why.
     A weight of 0 leaves it out: a model learned on one community's weeks is that community's."""
 
     weight: float = 0.0
     promote: float = 1.0
     model: str | None = None  # a model file; the shipped one by default
+    # Its `high` class (what either expert gave high priority): at most `raise_per_week` items of a
+    # week rated at least `raise_high` become high, and a high item it rates below `keep_high` drops
+    # to medium. Each says so in its reason.
+    raise_high: float = 1.0
+    raise_per_week: int = 0
+    keep_high: float = 0.0
 
 
 class Judgement(BaseModel):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytorch_insight.errors import ConfigError
-from pytorch_insight.learn.pick_model import PICKED, fit_picks, main, picked_numbers, read_week
+from pytorch_insight.learn.pick_model import HIGH, PICKED, fit_picks, high_numbers, main, picked_numbers, read_week
 from pytorch_insight.pipeline.severity import read_model, terms
 
 # Made-up weeks: what the experts pick is told in one vocabulary, what they pass over in another.
@@ -85,10 +85,22 @@ def test_picked_numbers_are_every_expert_choice_but_not_the_near_misses(weeks) -
     assert picked_numbers(picks) == set(range(100, 100 + len(CHOSEN)))
 
 
+def test_high_numbers_are_the_picks_marked_high_or_red(tmp_path: Path, weeks) -> None:  # type: ignore[no-untyped-def]
+    _, picks = weeks[0]
+    assert high_numbers(picks) == {100, 101, 102}  # the red story, not the other one nor a near miss
+    # The other forms an expert file takes: picks with a priority, a list of red items.
+    other = tmp_path / "other.json"
+    focus = [{"number": 7, "also": [8], "priority": "high"}, {"number": 9, "priority": "medium"}]
+    other.write_text(json.dumps({"experts": [{"focus": focus}], "red": [{"number": 11}]}), encoding="utf-8")
+    assert high_numbers(other) == {7, 8, 11}
+    assert picked_numbers(other) == {7, 8, 9, 11}
+
+
 def test_a_week_marks_the_picked_items_active_in_its_window(weeks) -> None:  # type: ignore[no-untyped-def]
     week = read_week(*weeks[1])
     assert week.name == "demo-2026-01-12_2026-01-18"
     assert week.picked == [True] * len(CHOSEN) + [False] * len(PASSED)
+    assert week.high == [True] * 3 + [False] * (len(CHOSEN) + len(PASSED) - 3)
     assert week.documents[0] == terms(CHOSEN[0], CHOSEN[0])
 
 
@@ -105,6 +117,10 @@ def test_the_model_rates_an_unseen_item_like_the_picks_above_one_like_the_rest(w
     picked = model.probabilities(terms("The barrier deadlocks when a stream pool overlaps", ""))[PICKED]
     passed = model.probabilities(terms("Bump the docs linter version", ""))[PICKED]
     assert picked > passed
+    # The high class tells the red story's words from the other picks'.
+    red = model.probabilities(terms("Half precision rounding silently loses stale values", ""))[HIGH]
+    other = model.probabilities(terms("A design change of the compiler scheduler pass", ""))[HIGH]
+    assert red > other
 
 
 def test_the_written_model_carries_its_weeks_and_a_leave_one_week_out_score(tmp_path: Path, weeks) -> None:  # type: ignore[no-untyped-def]
@@ -117,3 +133,6 @@ def test_the_written_model_carries_its_weeks_and_a_leave_one_week_out_score(tmp_
     evaluation = card["leave_one_week_out"]
     assert evaluation["weeks"] == 3 and evaluation["picks"] == 3 * len(CHOSEN)
     assert 0.5 < evaluation["auc"] <= 1.0
+    assert card["high_positives"] == evaluation["highs"] == 9
+    # Two weeks hold 6 high items, too few to learn the class from: it rates every item 0, no better.
+    assert evaluation["high_auc"] == 0.5

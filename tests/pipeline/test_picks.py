@@ -1,5 +1,6 @@
 """The pick model orders the list after priorities are set: it moves scores by its log-odds, raises a
-likely pick from low to medium with a reason that names it, and never makes an item red."""
+likely pick from low to medium with a reason that names it; its high class makes the few items of a
+week most like the experts' high-priority ones red, and a red item unlike them medium."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import pytest
 
 from pytorch_insight.config import Profile
 from pytorch_insight.config_ranking import Picks
-from pytorch_insight.pipeline import assess
-from pytorch_insight.pipeline.picks import PICKED, load_picks, pick_probability, weigh_pick
+from pytorch_insight.pipeline import Assessment, assess
+from pytorch_insight.pipeline.picks import HIGH, PICKED, load_picks, pick_probabilities, weigh_high, weigh_pick
 from pytorch_insight.pipeline.reasons import reason
 from pytorch_insight.pipeline.severity import SeverityModel, write_model
 from tests.pipeline.helpers import PROFILE, assessment, item, texts
@@ -83,14 +84,76 @@ def test_the_ranking_reads_each_item_with_the_profiles_model(tmp_path: Path) -> 
     profile = with_picks(tmp_path)
     model = load_picks(profile.judgement.picks.model)
     liked, plain = item(1, "scheduler scheduler"), item(2, "typo typo")
-    assert pick_probability(model, liked) > 0.9 > 0.1 > pick_probability(model, plain)
+    assert pick_probabilities(model, liked)[PICKED] > 0.9 > 0.1 > pick_probabilities(model, plain)[PICKED]
     ranked = {a.item.number: a for a in assess([liked, plain], profile)}
     assert ranked[1].priority == "medium" and ranked[2].priority == "low"
     assert ranked[1].score > ranked[2].score
     assert "a model learned from experts' picks in 3 labelled weeks" in " ".join(texts(ranked[1].reasons))
 
 
-def test_the_model_never_makes_an_item_red(tmp_path: Path) -> None:
+def test_the_pick_class_never_makes_an_item_red(tmp_path: Path) -> None:
     profile = with_picks(tmp_path, SETTINGS.model_copy(update={"weight": 50.0}))
     (ranked,) = assess([item(1, "scheduler scheduler")], profile)
     assert ranked.priority == "medium" and ranked.score > profile.ranking.high
+
+
+HIGHS = SETTINGS.model_copy(update={"raise_high": 0.6, "raise_per_week": 2, "keep_high": 0.1})
+
+
+def rated(number: int, priority: str, p_high: float | None) -> Assessment:
+    a = assessment(item(number, f"item {number}"))
+    a.priority, a.pick_high = priority, p_high
+    return a
+
+
+def test_the_likeliest_high_items_of_a_week_become_high_up_to_the_cap() -> None:
+    week = [rated(1, "low", 0.7), rated(2, "medium", 0.95), rated(3, "low", 0.8), rated(4, "medium", 0.5)]
+    weigh_high(week, HIGHS, 3, {})
+    assert [a.priority for a in week] == ["low", "high", "high", "medium"]  # 0.7 is third: over the cap
+    assert texts(week[1].reasons) == [
+        "a model learned from experts' choices in 3 labelled weeks rates it like the ones they gave high priority"
+        " (p=0.95)"
+    ]
+    assert week[0].reasons == week[3].reasons == []
+
+
+def test_a_high_item_unlike_the_experts_high_ones_drops_to_medium() -> None:
+    week = [rated(1, "high", 0.05), rated(2, "high", 0.3), rated(3, "high", None)]
+    weigh_high(week, HIGHS, 3, {})
+    assert [a.priority for a in week] == ["medium", "high", "high"]  # no high class: left as it is
+    assert "kept below high priority" in texts(week[0].reasons)[0]
+    labelled = rated(4, "high", 0.01)  # a triager's high priority: the model does not overrule it
+    weigh_high([labelled], HIGHS, 3, {}, kept={labelled.id})
+    assert labelled.priority == "high" and labelled.reasons == []
+
+
+@pytest.mark.parametrize("case", ["noise", "duplicate", "weighed below a thread", "never red", "no cap"])
+def test_what_the_high_class_does_not_raise(case: str) -> None:
+    a, settings, bases, blocked = rated(1, "low", 0.99), HIGHS, {}, set()
+    if case == "noise":
+        a.noise = [reason("bot", login="a-bot")]
+    elif case == "duplicate":
+        a.canonical = "github:pytorch/pytorch#2"
+    elif case == "weighed below a thread":
+        bases = {"issue": 0.5}
+    elif case == "never red":  # a story the profile keeps below high (an edge case)
+        blocked = {a.id}
+    else:
+        settings = SETTINGS  # the defaults raise nothing
+    weigh_high([a], settings, 3, bases, blocked)
+    assert a.priority == "low"
+
+
+def test_the_ranking_raises_with_the_high_class_of_the_profiles_model(tmp_path: Path) -> None:
+    model = tiny_model()
+    two = SeverityModel(
+        (PICKED, HIGH), model.index, model.idf, [*model.coef, [4.0, -4.0]], [0.0, 0.0], [(1.0, 0.0)] * 2, model.card
+    )
+    path = tmp_path / "two.json.gz"
+    write_model(two, path)
+    picks = HIGHS.model_copy(update={"model": str(path)})
+    profile = PROFILE.model_copy(update={"judgement": PROFILE.judgement.model_copy(update={"picks": picks})})
+    ranked = {a.item.number: a for a in assess([item(1, "scheduler scheduler"), item(2, "typo typo")], profile)}
+    assert ranked[1].pick_high is not None and ranked[1].pick_high > 0.9
+    assert (ranked[1].priority, ranked[2].priority) == ("high", "low")
+    assert ranked[1].rank == 1

@@ -164,6 +164,13 @@ def test_an_undated_close_is_read_with_the_later_comment_saying_it_landed() -> N
     assert "a comment says it landed" not in entry.fix_text
 
 
+def test_the_overview_says_a_closed_pr_had_a_merge_asked_for_not_that_none_was_confirmed() -> None:
+    pr, _ = closed_fix(25, "@pytorchbot merge -f")
+    overview = render_markdown(report_of([pr], window=WINDOW)).split("## 2.")[0]
+    assert "#25 “Fix a crash in the allocator on exit” was closed on GitHub; a comment asked for a merge" in overview
+    assert "without a confirmed merge" not in overview
+
+
 def test_a_comment_that_another_pr_landed_says_nothing_of_this_one() -> None:
     _, entry = closed_fix(26, "https://github.com/pytorch/pytorch/pull/9101 has been landed. Please rebase.")
     assert "a comment says it landed" not in entry.fix_text

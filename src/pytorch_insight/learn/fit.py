@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.learn.corpus import Corpus, Example, class_targets
@@ -185,5 +185,5 @@ def train(
         },
         "terms": len(model.index),
     }
-    model = SeverityModel(model.classes, model.index, model.idf, model.coef, model.intercept, model.platt, card)
+    model = replace(model, card=card)
     return Fitted(model, metrics)

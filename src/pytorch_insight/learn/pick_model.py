@@ -5,8 +5,9 @@
 (benchmarks/pick_model.py passes every labelled week and writes the shipped model.)
 
 Each week is a data file named `<name>-<since>_<until>.jsonl` (the threads `import` reads) and the
-experts' picks of it (`*.editor-picks.json`, docs/EXPERT_BRIEF.md). An item is a positive when
-either expert picked it. The phrase rules and the severity model read what a thread says happens;
+experts' picks of it (`*.editor-picks.json`, docs/EXPERT_BRIEF.md). The model has two classes: an
+item is `picked` when either expert picked it, and `high` when either expert gave it high priority
+(a pick marked high, or a story marked red). The phrase rules and the severity model read what a thread says happens;
 this model reads what the experts' choices have in common over many weeks, which no rule names
 (a new subsystem, a design change, a fix of a wrong result told in a PR's own words).
 
@@ -21,7 +22,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pytorch_insight.dating import date_items
@@ -32,6 +33,7 @@ from pytorch_insight.pipeline.severity import SeverityModel, terms, write_model
 from pytorch_insight.window import make_window
 
 PICKED = "picked"
+HIGH = "high"
 # A shipped model stays small: the most frequent terms, weights to 4 digits.
 MAX_TERMS = 30_000
 DIGITS = 4
@@ -46,6 +48,7 @@ class LabelledWeek:
     name: str  # the data file's stem
     documents: list[list[str]]  # the model's terms of each item active in the week
     picked: list[bool]
+    high: list[bool]
 
 
 def picked_numbers(path: Path) -> set[int]:
@@ -65,13 +68,33 @@ def picked_numbers(path: Path) -> set[int]:
     return found
 
 
+def high_numbers(path: Path) -> set[int]:
+    """The item numbers an expert file gives high priority: a pick marked `"priority": "high"`, a
+    story marked `"red": true`, or an entry of a `red` list."""
+    found: set[int] = set()
+    stack: list[tuple[object, bool]] = [(json.loads(path.read_text(encoding="utf-8")), False)]
+    while stack:
+        value, high = stack.pop()
+        if isinstance(value, dict):
+            high = high or value.get("priority") == "high" or value.get("red") is True
+            for key, child in value.items():
+                if key in ("number", "numbers", "also"):
+                    if high:
+                        found.update(n for n in (child if isinstance(child, list) else [child]) if isinstance(n, int))
+                elif key not in NOT_PICKED:
+                    stack.append((child, high or key == "red"))
+        elif isinstance(value, list):
+            stack.extend((child, high) for child in value)
+    return found
+
+
 def read_week(data: Path, picks: Path) -> LabelledWeek:
     """The items of `data` active in the window its name gives, each marked picked or not."""
     named = WEEK_NAME.search(data.stem)
     if named is None:
         raise ConfigError(f"{data}: the name must end in <since>_<until> (YYYY-MM-DD_YYYY-MM-DD)")
     try:
-        chosen = picked_numbers(picks)
+        chosen, high = picked_numbers(picks), high_numbers(picks)
         with data.open(encoding="utf-8") as handle:
             items, _ = date_items(item_from_line(json.loads(line)) for line in handle if line.strip())
     except (OSError, ValueError) as exc:
@@ -82,37 +105,49 @@ def read_week(data: Path, picks: Path) -> LabelledWeek:
         data.stem,
         [terms(item.title, item.body) for item in active],
         [item.number in chosen for item in active],
+        [item.number in high for item in active],
     )
 
 
 def fit_picks(weeks: Sequence[LabelledWeek], C: float = 4.0) -> SeverityModel:
     documents = [document for week in weeks for document in week.documents]
-    targets = [{PICKED} if picked else set() for week in weeks for picked in week.picked]
-    model, _ = fit_linear(documents, targets, [PICKED], C, MAX_TERMS, DIGITS)
+    targets = [
+        {name for name, yes in ((PICKED, picked), (HIGH, high)) if yes}
+        for week in weeks
+        for picked, high in zip(week.picked, week.high, strict=True)
+    ]
+    model, _ = fit_linear(documents, targets, [PICKED, HIGH], C, MAX_TERMS, DIGITS)
     return model
 
 
-def leave_one_week_out(weeks: Sequence[LabelledWeek]) -> dict[str, float | int]:
-    """Each week scored by a model fitted on the others: the area under the ROC curve over all of
-    them, and how many of the picks sit in the top fifth of their own week."""
+def leave_one_week_out(weeks: Sequence[LabelledWeek]) -> dict[str, float | int | None]:
+    """Each week scored by a model fitted on the others: the area under the ROC curve of each class
+    over all of them, and how many of the picks sit in the top fifth of their own week."""
     from sklearn.metrics import roc_auc_score
 
-    truth: list[bool] = []
-    scores: list[float] = []
-    in_top, picks = 0, 0
+    truth: dict[str, list[bool]] = {PICKED: [], HIGH: []}
+    scores: dict[str, list[float]] = {PICKED: [], HIGH: []}
+    in_top = 0
     for held in weeks:
         model = fit_picks([week for week in weeks if week is not held])
-        week_scores = [model.probabilities(document)[PICKED] for document in held.documents]
+        rated = [model.probabilities(document) for document in held.documents]
+        week_scores = [p[PICKED] for p in rated]
         bar = sorted(week_scores, reverse=True)[max(0, len(week_scores) // 5 - 1)] if week_scores else 1.0
         in_top += sum(1 for p, picked in zip(week_scores, held.picked, strict=True) if picked and p >= bar)
-        picks += sum(held.picked)
-        truth += held.picked
-        scores += week_scores
+        for name, marks in ((PICKED, held.picked), (HIGH, held.high)):
+            truth[name] += marks
+            scores[name] += [p.get(name, 0.0) for p in rated]  # a class too rare to learn rates 0
+    auc = {
+        name: round(float(roc_auc_score(truth[name], scores[name])), 3) if len(set(truth[name])) == 2 else None
+        for name in truth
+    }
     return {
         "weeks": len(weeks),
-        "auc": round(float(roc_auc_score(truth, scores)), 3),
-        "picks": picks,
+        "auc": auc[PICKED],
+        "picks": sum(truth[PICKED]),
         "picks_in_their_weeks_top_fifth": in_top,
+        "high_auc": auc[HIGH],
+        "highs": sum(truth[HIGH]),
     }
 
 
@@ -122,7 +157,11 @@ def card(weeks: Sequence[LabelledWeek], model: SeverityModel, evaluation: dict) 
         "weeks": [week.name for week in weeks],
         "examples": sum(len(week.picked) for week in weeks),
         "positives": sum(sum(week.picked) for week in weeks),
-        "target": "picked by at least one of a week's two experts (docs/EXPERT_BRIEF.md)",
+        "high_positives": sum(sum(week.high) for week in weeks),
+        "target": {
+            PICKED: "picked by at least one of a week's two experts (docs/EXPERT_BRIEF.md)",
+            HIGH: "given high priority (or a red story) by at least one of them",
+        },
         "features": "title and description words and word pairs (the severity model's terms)",
         "leave_one_week_out": evaluation,
         "terms": len(model.index),
@@ -142,9 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         weeks.append(read_week(Path(data), Path(picks)))
     evaluation = leave_one_week_out(weeks)
     model = fit_picks(weeks)
-    model = SeverityModel(
-        model.classes, model.index, model.idf, model.coef, model.intercept, model.platt, card(weeks, model, evaluation)
-    )
+    model = replace(model, card=card(weeks, model, evaluation))
     write_model(model, args.out)
     print(json.dumps(evaluation))
     return 0

@@ -15,6 +15,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from pytorch_insight.analysis.roles import RoleModel, sentence_terms
@@ -86,7 +87,7 @@ def train_roles(paths: Sequence[Path], out: Path) -> dict:
         },
         "terms": len(model.index),
     }
-    shipped = SeverityModel(model.classes, model.index, model.idf, model.coef, model.intercept, model.platt, card)
+    shipped = replace(model, card=card)
     write_model(shipped, out)
     return card
 

@@ -40,6 +40,7 @@ class Assessment:
     activity: int = 0  # comments inside the window
     learned: Judgement | None = None  # the learned judgement's class probabilities and their sentences
     pick: float | None = None  # how likely the pick model finds it that experts would choose it
+    pick_high: float | None = None  # ... and give it high priority (None: the model has no such class)
     text_signals: TextSignals | None = None  # None until read (pipeline.read), or read by the ranking
 
     @property

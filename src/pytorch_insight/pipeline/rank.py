@@ -18,7 +18,7 @@ from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment, TextSignals
 from pytorch_insight.pipeline.features import KeywordSet
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS
-from pytorch_insight.pipeline.picks import load_picks, weigh_pick
+from pytorch_insight.pipeline.picks import load_picks, weigh_high, weigh_pick
 from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, quotes_sentence, reason
 from pytorch_insight.text import shorten
 from pytorch_insight.window import Window, parse_timestamp
@@ -351,6 +351,10 @@ def rank(
     picks = profile.judgement.picks
     if picks.weight:
         weeks = len(load_picks(picks.model).card.get("weeks", []))
+        kinds = {a.id: story_kinds(a, by_id) for a in assessments}
+        blocked = {i for i, found in kinds.items() if found & set(profile.ranking.red_blocked)}
+        kept = {i for i, found in kinds.items() if found & set(profile.ranking.red_always)}
+        weigh_high(assessments, picks, weeks, profile.ranking.base, blocked, kept)
         for assessment in assessments:
             weigh_pick(assessment, picks, weeks, profile.ranking.base.get(assessment.item.kind, 1.0))
     ordered = sorted(assessments, key=lambda a: (a.priority != "high", -a.score, a.id))

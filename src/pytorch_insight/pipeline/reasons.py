@@ -61,6 +61,16 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "a model learned from experts' picks in {weeks} labelled weeks rates it a likely pick (p={p})",
         "zh": "由 {weeks} 个已标注周的专家选题学到的模型认为它很可能入选（p={p}）",
     },
+    "high-like": {
+        "en": "a model learned from experts' choices in {weeks} labelled weeks rates it like the ones they "
+        "gave high priority (p={p})",
+        "zh": "由 {weeks} 个已标注周的专家选题学到的模型认为它与专家定为高优先级的条目相似（p={p}）",
+    },
+    "unlike-high": {
+        "en": "kept below high priority: a model learned from experts' choices in {weeks} labelled weeks "
+        "rates it unlike the ones they gave high priority (p={p})",
+        "zh": "未列为高优先级：由 {weeks} 个已标注周的专家选题学到的模型认为它不像专家定为高优先级的条目（p={p}）",
+    },
     "noise": {"en": "noise: {what}", "zh": "噪声：{what}"},
     "bot": {"en": "bot author {login}", "zh": "机器人作者 {login}"},
     "duplicate": {"en": "duplicate of {ref}", "zh": "与 {ref} 重复"},

@@ -53,6 +53,7 @@ RELATIONS_SHOWN = 8
 # Reasons that state why an item matters (facts, what it fixes or tracks, a triage label), as
 # opposed to how much it was discussed or how the reader weighs its area.
 SUBSTANTIVE = ("fact:", "signal:", "fix-exists", *sorted(set(INHERITED.values())))
+MODEL_PRIORITY = ("high-like", "unlike-high")  # pipeline/picks.py
 # Links whose evidence quotes the text that makes them (the others are computed, e.g. a shared name).
 SHOWN_LINKS = ("fixes", "fixed_by", "tests", "tested_by", "tracks", "tracked_by", "names", "named_by")
 RELATION_ORDER = (
@@ -170,8 +171,12 @@ class _Builder:
         self.suggestions[item.id] = suggestion
         substantive = [r for r in assessment.reasons if r.code.startswith(SUBSTANTIVE)]
         # Two facts read from one sentence quote it once.
-        shown = dict.fromkeys(r.text(t.lang) for r in (substantive or assessment.reasons))
-        why = t.clause_separator.join(list(shown)[:4]) or "—"
+        shown = list(dict.fromkeys(r.text(t.lang) for r in (substantive or assessment.reasons)))[:4]
+        # A priority the pick model set is the model's judgement, and the reason says so.
+        shown += [
+            r.text(t.lang) for r in assessment.reasons if r.code in MODEL_PRIORITY and r.text(t.lang) not in shown
+        ]
+        why = t.clause_separator.join(shown) or "—"
         fix_text = self.fix_text(analysis, item.kind)
         reason = analysis.reason or t(
             "selection",

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from pytorch_insight.analysis.action import Suggestion
+from pytorch_insight.analysis.model import Analysis
 from pytorch_insight.config import Profile
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.pipeline.rank import severity_sharers
@@ -88,6 +89,11 @@ class OverviewWriter:
             body += t("ov_more", n=len(members) - STORIES, refs=rest) + t.full_stop
         return (intro + body + self.first_to_act(members, suggestions)).strip()
 
+    @staticmethod
+    def said_of_itself(analysis: Analysis, field: str, item_id: str) -> bool:
+        """Whether the item's own thread says what `field` holds (not another PR of its story's)."""
+        return bool(getattr(analysis, field)) and analysis.said_in.get(field) == item_id
+
     def story(self, entry: FocusEntry) -> str:
         """One story in a clause: what it is (its quoted title and number) and where its fix stands."""
         t, analysis = self.t, entry.analysis
@@ -114,14 +120,18 @@ class OverviewWriter:
         if entry.kind in CHANGE_KINDS:
             target = self.refs(fixes)
             merged = state in ("merged", "landed")
-            # "without a confirmed merge" is false where its own thread says it landed.
-            said = state == "closed" and bool(analysis.landed_said) and analysis.said_in.get("landed_said") == entry.id
+            # "without a confirmed merge" reads as false where its own thread says it landed, or
+            # shows a merge asked for: the clause says what the thread shows.
+            closed = f"ov_{'fix' if target else 'change'}_closed"
+            if state == "closed" and self.said_of_itself(analysis, "landed_said", entry.id):
+                closed += "_landed_said"
+            elif state == "closed" and self.said_of_itself(analysis, "merge_requested", entry.id):
+                closed += "_merge_asked"
             if target:
-                closed = "ov_fix_closed_landed_said" if said else "ov_fix_closed"
                 key = "ov_fix_merged" if merged else closed if state == "closed" else "ov_fix_open"
                 return say(key, ref=ref, target=target, title=title)
             if state == "closed":
-                return say("ov_change_closed_landed_said" if said else "ov_change_closed", ref=ref, title=title)
+                return say(closed, ref=ref, title=title)
             return say("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
         fix = self.refs(analysis.fix_refs)
         if state == "landed":

@@ -144,6 +144,17 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "{ref} {title}{whom} 已在 GitHub 上关闭，讨论中有人说它已合入",
         "en": "{ref} {title}{whom} was closed on GitHub, and a comment says it landed",
     },
+    "ov_fix_closed_merge_asked": {
+        "zh": "{ref} 是 {target} 的修复（{title}）{whom_clause}，已在 GitHub 上关闭，"
+        "讨论中有人请求合入，但数据未显示是否已合入",
+        "en": "{ref} {title}{whom} fixes {target} and is closed on GitHub; a comment asked for a merge, but the "
+        "data does not show it landing",
+    },
+    "ov_change_closed_merge_asked": {
+        "zh": "{ref} {title}{whom} 已在 GitHub 上关闭，讨论中有人请求合入，但数据未显示是否已合入",
+        "en": "{ref} {title}{whom} was closed on GitHub; a comment asked for a merge, but the data does not show "
+        "it landing",
+    },
     "ov_change_closed": {
         "zh": "{ref} {title}{whom} 已关闭，未确认合入",
         "en": "{ref} {title}{whom} was closed without a confirmed merge",
