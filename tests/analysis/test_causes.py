@@ -169,7 +169,9 @@ def test_a_fix_s_author_saying_what_they_changed_is_no_cause() -> None:
 
     assert describes_change("I've fixed this by adding a check that rejects a negative epsilon.")
     assert describes_change("We have added the missing guard to the loader.")
+    assert describes_change("By validating the shape first, and the stride check as well.")  # how it works
     assert not describes_change("The loader reads the file twice when the cache is cold.")
+    assert not describes_change("Byte offsets overflow when the cache is cold.")
 
 
 def test_why_an_attempt_failed_or_why_it_was_filed_is_no_cause() -> None:

@@ -528,5 +528,18 @@ def test_a_summary_that_opens_with_a_lead_in_keeps_its_whole_list_of_conditions(
         "The slicing kernel is lowered into:\n```\nx = y[::2]\n```\nIts stride is then read from the wrong buffer."
     )
     assert summarise(parse_body(stacked)) == (
-        "The slicing kernel is lowered into: Its stride is then read from the wrong buffer."
-    )  # another lead-in's list is not this one's
+        "The slicing kernel is lowered into: … Its stride is then read from the wrong buffer."
+    )  # another lead-in's list is not this one's, and the code it introduced is marked as left out
+
+
+def test_a_summary_across_a_skipped_code_block_marks_the_gap() -> None:
+    body = (
+        "The op is lowered into:\n\n```python\ny = torch.cumsum(x, 0)\n```\n\n"
+        "The search then returns the position after the matching elements."
+    )
+    assert summarise(parse_body(body)) == (
+        "The op is lowered into: … The search then returns the position after the matching elements."
+    )
+    # A lead-in whose list follows it keeps the list, and one followed by prose has no gap to mark.
+    assert "…" not in summarise(parse_body("It fails when:\n- the batch is empty\n- the input is on the CPU"))
+    assert "…" not in summarise(parse_body("Two numbers differ: the first is 3 and the second is 4. It is wrong."))

@@ -198,6 +198,21 @@ def test_a_closed_report_its_thread_says_fixed_is_said_to_be_so() -> None:
     # a hope or a question says nothing
     for comment in ("This should be fixed in the next release.", "Is this fixed on nightly?"):
         assert "a comment says it is fixed" not in closed_report(61, comment).fix_text
+    # With a closed fix PR whose landing the data does not show, the comment is said too.
+    bug = item(
+        62,
+        "All-reduce hangs with the new communication library",
+        "The job hangs in the first all_reduce on 16 GPUs.",
+        state="closed",
+        comments=[Comment(author="maintainer", date="2026-04-09", body="This is fixed in the 2.27.3 release.")],
+    )
+    fix = item(63, "Work around the all-reduce hang", "Fixes #62", kind="pull_request", state="closed")
+    [linked] = [e for e in report_of([bug, fix], window=WINDOW).focus if e.ref == "#62"]
+    assert linked.fix_text == (
+        "closed on GitHub; the data does not show whether its linked PRs (#63) landed, and a comment says it is "
+        "fixed (“This is fixed in the 2.27.3 release.”)"
+    )
+    assert "a comment says it is fixed" in linked.action_text and "no landed fix" not in linked.action_text
 
 
 def test_a_revert_asked_for_replaces_the_unknown_landing() -> None:

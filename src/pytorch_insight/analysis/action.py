@@ -82,7 +82,8 @@ def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Sugges
     high = assessment.priority == "high"
     if analysis.fix_state == "closed":  # closed, but no landed fix in the data: it may or may not be fixed
         if refs:  # its fix PR was closed too, which in PyTorch often means it landed: check that PR
-            return Suggestion("track", "P1" if high else "P2", "do_check_landed", "because_closed_issue", refs[0])
+            because = "because_fixed_said_linked" if analysis.fixed_said else "because_closed_issue"
+            return Suggestion("track", "P1" if high else "P2", "do_check_landed", because, refs[0])
         because = "because_fixed_said" if analysis.fixed_said else "because_closed_issue"
         return Suggestion("track", "P1" if high else "P2", "do_check_closed", because, own)
     if analysis.fix_state == "unconfirmed" and refs:  # its fix PR closed: landed or not, the data cannot tell

@@ -163,6 +163,8 @@ CHANGE_OPENING = re.compile(
     r"(?:this|it) (?:is|was|has been) (?:now )?(?:implemented|added|done|handled|fixed|addressed)\b|"
     # the author's own account of the change: "I've fixed this by adding ...", "We have added ..."
     r"(?:i|we)(?:'ve| have)?\s+(?:\w+\s+)?(?:fixed|added|changed|updated|implemented|made|moved|replaced|removed)\b|"
+    # "By checking dtype first, ...": how the change works
+    r"by\s+\w+ing\b|"
     r"(?:add|adds|allow|avoid|bump|bundle|cast|change|changes|clamp|compute|delete|disable|drop|enable|ensure|"
     r"expose|extend|fix|fixes|guard|handle|implement|include|introduce|keep|make|makes|match|move|pass|"
     r"preserve|refactor|register|remove|rename|replace|return|revert|set|skip|support|switch|update|upgrade|"

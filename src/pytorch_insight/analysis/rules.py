@@ -145,11 +145,14 @@ class RuleAnalyser:
             facts=facts(item, body),
             analyser=self.name,
         )
-        if state in ("none", "closed") and item.kind in ("issue", "rfc") and not refs:
-            analysis.pr_named = pr_named(item, context.profile)
-            analysis.pr_mentioned = "" if analysis.pr_named else pr_mentioned(item, context.profile)
+        if state in ("none", "closed") and item.kind in ("issue", "rfc"):
+            # A closed report's thread may say it is fixed, with or without linked PRs (by a
+            # dependency's release the data does not hold): "no landed fix" would then be false.
             analysis.fixed_said = fixed_said(item, context.profile)
-            analysis.similar_prs = similar_prs(assessment, context)
+            if not refs:
+                analysis.pr_named = pr_named(item, context.profile)
+                analysis.pr_mentioned = "" if analysis.pr_named else pr_mentioned(item, context.profile)
+                analysis.similar_prs = similar_prs(assessment, context)
             for field in ("pr_named", "pr_mentioned", "fixed_said"):
                 if getattr(analysis, field):
                     analysis.said_in[field] = item.id
@@ -312,8 +315,24 @@ def summarise(body: Body, lists: bool = True) -> str:
             seen = next((k for k, s in enumerate(found) if SEEN_WRONG.search(s) and not lead_in(s)), len(found))
             return join_sentences(found[seen : seen + 2])
         if found:
-            return join_sentences(with_its_list(found[:2], candidate) if lists else found[:2])
+            chosen = with_its_list(found[:2], candidate) if lists else found[:2]
+            if len(chosen) > 1 and lead_in(chosen[0]) and skips_code(candidate, chosen[0], chosen[1]):
+                # What the lead-in introduced (code, a log) is not quoted: the gap is marked.
+                chosen = [f"{chosen[0]} …", *chosen[1:]]
+            return join_sentences(chosen)
     return ""
+
+
+# How much of a sentence's end (or start) finds it again in its text.
+ANCHOR = 30
+
+
+def skips_code(text: str, first: str, second: str) -> bool:
+    """Whether a fenced code block lies between two sentences of `text` (whitespace folded)."""
+    flat = " ".join(text.split())
+    end = flat.find(" ".join(first.split())[-ANCHOR:])
+    start = flat.find(" ".join(second.split())[:ANCHOR], end + 1) if end >= 0 else -1
+    return start >= 0 and "```" in flat[end:start]
 
 
 def says_something(sentence: str) -> bool:

@@ -277,7 +277,10 @@ class _Builder:
             closed = "fix_closed_named" if analysis.fix_state == "closed" else "fix_none_named"
             return self.t(closed, quote=analysis.pr_named) + thread
         if analysis.fix_state == "closed" and analysis.fixed_said:
-            # "no fix PR referenced" is true, but the thread says the problem is gone: say that too.
+            # Whether its PRs landed is unknown (or there are none), but the thread says the problem
+            # is gone: say that too.
+            if refs:
+                return self.t("fix_closed_linked_fixed_said", refs=refs, quote=analysis.fixed_said) + thread
             return self.t("fix_closed_fixed_said", quote=analysis.fixed_said) + thread
         if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
             # A report closed with no fix in the data: whether it "landed" is no question for it; PRs

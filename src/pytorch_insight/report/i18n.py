@@ -134,6 +134,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
         "en": "no fix PR linked to it in the collected data; a comment names a PR ({quote})",
     },
+    "fix_closed_linked_fixed_said": {
+        "zh": "已在 GitHub 上关闭，收集到的数据无法确认关联 PR（{refs}）是否已合入；讨论中有人说它已修复（“{quote}”）",
+        "en": "closed on GitHub; the data does not show whether its linked PRs ({refs}) landed, and a comment says "
+        "it is fixed (“{quote}”)",
+    },
     "fix_closed_fixed_said": {
         "zh": "已在 GitHub 上关闭，收集到的数据中没有修复 PR；讨论中有人说它已修复（“{quote}”）",
         "en": "closed on GitHub; no fix PR in the collected data, and a comment says it is fixed (“{quote}”)",
@@ -273,6 +278,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_revert_requested": {
         "zh": "PR 已关闭，讨论中有人请合并工具回退它",
         "en": "the PR is closed and a comment asks the merge tooling to revert it",
+    },
+    "because_fixed_said_linked": {
+        "zh": "已关闭，讨论中有人说它已修复，但数据无法确认关联 PR 是否已合入",
+        "en": "closed, and a comment says it is fixed; whether its linked PRs landed is not shown",
     },
     "because_fixed_said": {
         "zh": "已关闭，讨论中有人说它已修复，数据中没有修复 PR",
