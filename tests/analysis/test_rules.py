@@ -107,6 +107,9 @@ def test_failing_code_that_is_itself_a_way_around_another_limit_is_no_workaround
     assert not names_workaround("Users batch the frames by hand, which was the usual workaround for the slow 3-D path.")
     assert names_workaround("A common workaround is to copy the weight to a contiguous tensor first.")
     assert not names_workaround("Found one workaround for you.")  # it announces one; the next sentence gives it
+    # a pointer to a tool is no way around the problem; what to use instead is
+    assert not names_workaround("You can use https://github.com/example/gym/blob/main/benchmarks/perf.py")
+    assert names_workaround("You can use the eager backend until the kernel is fixed.")
 
 
 def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description() -> None:

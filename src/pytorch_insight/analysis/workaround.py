@@ -13,8 +13,9 @@ from pytorch_insight.text import REQUEST, Body, join_sentences, lead_in, parse_b
 
 WORKAROUND = re.compile(
     r"\b(?:work-?around|work around|as a temporary (?:fix|solution)|in the meantime|"
-    r"you can (?:set|disable|use|pass)|mutes? (?:this|the) (?:issue|problem)|avoids? (?:this|the) "
-    r"(?:issue|problem)|makes? (?:it|the (?:issue|problem)) go away)\b",
+    # "You can use <url>" alone points at a tool (a benchmark script), not at a way around the problem
+    r"you can (?:set|disable|use|pass)(?!\s+<?https?://\S+\s*$)|mutes? (?:this|the) (?:issue|problem)|"
+    r"avoids? (?:this|the) (?:issue|problem)|makes? (?:it|the (?:issue|problem)) go away)\b",
     re.I,
 )
 # A sentence opening on something the user does, whose effect is that the problem stays away.
