@@ -275,3 +275,13 @@ def test_a_report_with_a_pr_titled_after_it_is_never_said_to_have_no_fix() -> No
     overview = " ".join(theme.text for theme in built.overview.themes)
     assert "no PR names it as fixed, but #32 has a similar title" in overview
     assert "shows no fix PR" not in overview
+
+
+def test_a_relation_by_a_shared_name_says_which_name() -> None:
+    rocm = item(70, "[ROCm] flex_attention returns NaN", "Calling flex_attention with a block mask gives NaN on MI300.")
+    xpu = item(71, "[XPU] flex_attention returns NaN too", "Same with flex_attention on XPU: the output is NaN.")
+    report = report_of([rocm, xpu], window=WINDOW)
+    [entry] = [e for e in report.focus if e.ref == "#70"]
+    assert "related to #71 (both mention `flex_attention`)" in entry.relations
+    [zh] = [e for e in report_of([rocm, xpu], "zh", WINDOW).focus if e.ref == "#70"]
+    assert "相关：#71（两者都提到 `flex_attention`）" in zh.relations

@@ -366,6 +366,17 @@ def tracked_lines(body: str) -> list[str]:
 BUILTIN_NAMES = frozenset(name.lower() for name in dir(builtins))
 
 
+# The evidence of a `related` link by a shared name; the report says which name it is.
+SHARED_NAME = "both mention `{}`"
+SHARED_NAME_READ = re.compile(r"^both mention `([^`]+)`$")
+
+
+def shared_name(evidence: str) -> str | None:
+    """The name a `related` link's evidence says both items mention, None for another link."""
+    found = SHARED_NAME_READ.match(evidence)
+    return found.group(1) if found else None
+
+
 def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset[str]) -> None:
     """`related` between items naming the same rare identifier (the same bug on another backend);
     the project's everyday names (`common`), Python's own and names held by many items relate nothing."""
@@ -385,7 +396,7 @@ def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset
                 if first is second or (first.noise and second.noise) or _already_linked(first, second.id):
                     continue
                 if sum(r.type == "related" for r in first.relations) < RELATED_PER_ITEM:
-                    first.relate("related", second.id, f"both mention `{identifier}`")
+                    first.relate("related", second.id, SHARED_NAME.format(identifier))
 
 
 def title_words(title: str | None) -> frozenset[str]:

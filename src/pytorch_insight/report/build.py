@@ -13,16 +13,16 @@ from pytorch_insight import __version__
 from pytorch_insight.analysis import Analyser
 from pytorch_insight.analysis.action import Suggestion, suggest
 from pytorch_insight.analysis.code import downstream_uses
-from pytorch_insight.analysis.impact import CHANGES
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.model import Relation, SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
-from pytorch_insight.pipeline.link import partial_fix
+from pytorch_insight.pipeline.link import partial_fix, shared_name
 from pytorch_insight.pipeline.rank import INHERITED, severity_sharers
 from pytorch_insight.pipeline.reasons import fact_reason
 from pytorch_insight.redact import scrub_document
+from pytorch_insight.report.fix_words import FixWords
 from pytorch_insight.report.i18n import MESSAGES, Catalogue
 from pytorch_insight.report.model import (
     ActivityGroup,
@@ -112,6 +112,7 @@ class _Builder:
         self.focus_ids: set[str] = set()
         self.one_lines = {a.id: one_line(a) for a in ranked}
         self.narrator = Narrator(self.t, self.ref, self.by_id, profile.ranking.facts)
+        self.fix_words = FixWords(self.t, self.ref, self.by_id)
         self.entries: list[FocusEntry] = []
         self.suggestions: dict[str, Suggestion] = {}
 
@@ -177,7 +178,7 @@ class _Builder:
             r.text(t.lang) for r in assessment.reasons if r.code in MODEL_PRIORITY and r.text(t.lang) not in shown
         ]
         why = t.clause_separator.join(shown) or "—"
-        fix_text = self.fix_text(analysis, item.kind)
+        fix_text = self.fix_words.text(analysis, item.kind)
         reason = analysis.reason or t(
             "selection",
             priority=t(f"priority_{assessment.priority}"),
@@ -233,90 +234,21 @@ class _Builder:
                 quote, source = f"{named[ref]}, state: {state}", ref
             else:
                 quote, source = f"timeline: cross-referenced by {short_ref(ref)}, state: {state}", assessment.id
-            found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=source, quote=quote))
+            found.append(Evidence(claim=self.fix_words.text(analysis, assessment.item.kind), item=source, quote=quote))
         for ref in analysis.fix_refs or [assessment.id]:
             fix = self.by_id.get(ref)
             if fix is not None:
                 state = f"state: {fix.item.state or 'unknown'}"
                 merged_by = (fix.item.model_extra or {}).get("merge_evidence")
                 quote = f"{state} ({merged_by})" if merged_by else state
-                found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=fix.id, quote=quote))
+                found.append(
+                    Evidence(claim=self.fix_words.text(analysis, assessment.item.kind), item=fix.id, quote=quote)
+                )
         # The thread comments the fix state quotes: a merge asked for, a PR announced unnamed.
         for said, source in analysis.said_in.items():
             quote = f"comment: {getattr(analysis, said)}"  # "comment: <author>: <their words>"
-            found.append(Evidence(claim=self.fix_text(analysis, assessment.item.kind), item=source, quote=quote))
+            found.append(Evidence(claim=self.fix_words.text(analysis, assessment.item.kind), item=source, quote=quote))
         return found
-
-    def fix_text(self, analysis: Analysis, kind: str) -> str:
-        states = self.pr_states(analysis.fix_ref_states)
-        if analysis.fix_state == "referenced":
-            return self.t("fix_referenced", refs=self.join(states))
-        if analysis.fix_state == "tracking":
-            return self.tracking_text(analysis.fix_refs)
-        refs = self.join([self.ref(ref) for ref in analysis.fix_refs])
-        if analysis.fix_state == "open" and not refs:
-            return self.t("fix_open_self")
-        # What the threads add to the states: a merge asked for, a PR announced without its number.
-        thread = ""
-        if analysis.merge_requested:  # "author: their words": the words are a quote, marked as one
-            who, _, words = analysis.merge_requested.partition(": ")
-            thread = self.t("fix_merge_requested", who=who, words=words)
-        if analysis.pr_mentioned:
-            thread += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
-        if analysis.superseded:
-            thread += self.t("fix_superseded", quote=analysis.superseded)
-        if analysis.fix_state == "closed" and analysis.revert_requested:
-            # The merge tooling reverts landed changes: "does not show whether it landed" is not said.
-            who, _, words = analysis.revert_requested.partition(": ")
-            return self.t("fix_closed_revert_requested", who=who, words=words) + thread
-        if analysis.fix_state == "closed" and analysis.landed_said:
-            # The thread says what the states could not: "does not show whether it landed" is not said.
-            return self.t("fix_closed_landed_said", quote=analysis.landed_said) + thread
-        if analysis.pr_named:
-            # "no fix PR referenced" would be false: a comment names one the window does not hold.
-            closed = "fix_closed_named" if analysis.fix_state == "closed" else "fix_none_named"
-            return self.t(closed, quote=analysis.pr_named) + thread
-        if analysis.fix_state == "closed" and analysis.fixed_said:
-            # Whether its PRs landed is unknown (or there are none), but the thread says the problem
-            # is gone: say that too.
-            if refs:
-                return self.t("fix_closed_linked_fixed_said", refs=refs, quote=analysis.fixed_said) + thread
-            return self.t("fix_closed_fixed_said", quote=analysis.fixed_said) + thread
-        if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
-            # A report closed with no fix in the data: whether it "landed" is no question for it; PRs
-            # that name it are said to, never that none does.
-            if states:
-                return self.t("fix_closed_referenced", refs=self.join(states)) + thread
-            return self.t("fix_closed_report") + thread
-        if analysis.fix_state == "closed":
-            return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + thread
-        if analysis.fix_state == "none" and analysis.similar_prs:
-            # A PR titled after the same problem may be its fix though it names no issue: "no fix
-            # PR referenced" is true and would mislead, so the report says what the data shows.
-            return self.t("fix_none_similar", refs=self.join(self.pr_states(analysis.similar_prs))) + thread
-        return self.t(f"fix_{analysis.fix_state}", refs=refs) + thread
-
-    def pr_states(self, states: dict[str, str]) -> list[str]:
-        """ "#N (state)" for each PR id -> state."""
-        return [
-            self.t("fix_ref_state", ref=self.ref(ref), state=self.t(f"pr_state_{state}"))
-            for ref, state in states.items()
-        ]
-
-    def tracking_text(self, tracked: list[str]) -> str:
-        """Where an umbrella's tracked items stand, counted from their collected states."""
-        known = [self.by_id[ref] for ref in tracked if ref in self.by_id]
-        closed = [a for a in known if a.item.state == "closed"]
-        fixing = [a for a in known if a.item.state != "closed" and any(r.type == "fixed_by" for r in a.relations)]
-        missing = len(tracked) - len(known)
-        return self.t(
-            "fix_tracking",
-            n=len(tracked),
-            closed=len(closed),
-            fixing=len(fixing),
-            open=len(known) - len(closed) - len(fixing),
-            missing=self.t("fix_tracking_missing", n=missing) if missing else "",
-        )
 
     def relations(self, assessment: Assessment) -> list[str]:
         ordered = sorted(
@@ -325,11 +257,16 @@ class _Builder:
         )
         # The item that stands for a change submitted twice names the other copy as a copy.
         copy = "relation_copy" if assessment.canonical is None else "relation_duplicate"
-        return [
-            self.t(copy if r.type == "duplicate" else relation_key(r), ref=self.ref(r.target))
-            for r in ordered[:RELATIONS_SHOWN]
-            if f"relation_{r.type}" in MESSAGES
-        ]
+        shown = []
+        for r in ordered[:RELATIONS_SHOWN]:
+            if f"relation_{r.type}" not in MESSAGES:
+                continue
+            if r.type == "related" and (name := shared_name(r.evidence)):
+                # "related" alone asserts a tie the reader cannot check: the shared name is the tie.
+                shown.append(self.t("relation_related_name", ref=self.ref(r.target), name=name))
+            else:
+                shown.append(self.t(copy if r.type == "duplicate" else relation_key(r), ref=self.ref(r.target)))
+        return shown
 
     def overview(self, stats: dict[str, int]) -> Overview:
         t = self.t

@@ -325,6 +325,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "relation_names": {"zh": "正文提到 {ref}", "en": "names {ref}"},
     "relation_named_by": {"zh": "{ref} 的正文提到它", "en": "named by {ref}"},
     "relation_related": {"zh": "相关：{ref}", "en": "related to {ref}"},
+    "relation_related_name": {
+        "zh": "相关：{ref}（两者都提到 `{name}`）",
+        "en": "related to {ref} (both mention `{name}`)",
+    },
     "relation_similar": {"zh": "标题相近：{ref}", "en": "similar title: {ref}"},
     "relation_tracks": {"zh": "跟踪 {ref}", "en": "tracks {ref}"},
     "relation_tracked_by": {"zh": "由 {ref} 跟踪", "en": "tracked in {ref}"},
