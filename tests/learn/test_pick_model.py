@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytorch_insight.errors import ConfigError
-from pytorch_insight.learn.pick_model import HIGH, PICKED, fit_picks, high_numbers, main, picked_numbers, read_week
+from pytorch_insight.learn.pick_model import HIGH, PICKED, expert_numbers, fit_picks, main, picked_numbers, read_week
 from pytorch_insight.pipeline.severity import read_model, terms
 
 # Made-up weeks: what the experts pick is told in one vocabulary, what they pass over in another.
@@ -87,12 +87,12 @@ def test_picked_numbers_are_every_expert_choice_but_not_the_near_misses(weeks) -
 
 def test_high_numbers_are_the_picks_marked_high_or_red(tmp_path: Path, weeks) -> None:  # type: ignore[no-untyped-def]
     _, picks = weeks[0]
-    assert high_numbers(picks) == {100, 101, 102}  # the red story, not the other one nor a near miss
+    assert expert_numbers(picks)[1] == {100, 101, 102}  # the red story, not the other one nor a near miss
     # The other forms an expert file takes: picks with a priority, a list of red items.
     other = tmp_path / "other.json"
     focus = [{"number": 7, "also": [8], "priority": "high"}, {"number": 9, "priority": "medium"}]
     other.write_text(json.dumps({"experts": [{"focus": focus}], "red": [{"number": 11}]}), encoding="utf-8")
-    assert high_numbers(other) == {7, 8, 11}
+    assert expert_numbers(other)[1] == {7, 8, 11}
     assert picked_numbers(other) == {7, 8, 9, 11}
 
 

@@ -29,11 +29,10 @@ from pytorch_insight.dating import date_items
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.learn.fit import fit_linear
+from pytorch_insight.pipeline.picks import HIGH, PICKED
 from pytorch_insight.pipeline.severity import SeverityModel, terms, write_model
 from pytorch_insight.window import make_window
 
-PICKED = "picked"
-HIGH = "high"
 # A shipped model stays small: the most frequent terms, weights to 4 digits.
 MAX_TERMS = 30_000
 DIGITS = 4
@@ -51,41 +50,33 @@ class LabelledWeek:
     high: list[bool]
 
 
-def picked_numbers(path: Path) -> set[int]:
-    """The item numbers anywhere in an expert file's picks: what at least one expert chose."""
-    found: set[int] = set()
-    stack: list[object] = [json.loads(path.read_text(encoding="utf-8"))]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            for key, child in value.items():
-                if key in ("number", "numbers", "also"):
-                    found.update(n for n in (child if isinstance(child, list) else [child]) if isinstance(n, int))
-                elif key not in NOT_PICKED:
-                    stack.append(child)
-        elif isinstance(value, list):
-            stack.extend(value)
-    return found
-
-
-def high_numbers(path: Path) -> set[int]:
-    """The item numbers an expert file gives high priority: a pick marked `"priority": "high"`, a
-    story marked `"red": true`, or an entry of a `red` list."""
-    found: set[int] = set()
+def expert_numbers(path: Path) -> tuple[set[int], set[int]]:
+    """The item numbers anywhere in an expert file's picks (what at least one expert chose), and
+    those it gives high priority: a pick marked `"priority": "high"`, a story marked `"red": true`,
+    or an entry of a `red` list."""
+    chosen: set[int] = set()
+    high: set[int] = set()
     stack: list[tuple[object, bool]] = [(json.loads(path.read_text(encoding="utf-8")), False)]
     while stack:
-        value, high = stack.pop()
+        value, marked = stack.pop()
         if isinstance(value, dict):
-            high = high or value.get("priority") == "high" or value.get("red") is True
+            marked = marked or value.get("priority") == "high" or value.get("red") is True
             for key, child in value.items():
                 if key in ("number", "numbers", "also"):
-                    if high:
-                        found.update(n for n in (child if isinstance(child, list) else [child]) if isinstance(n, int))
+                    numbers = {n for n in (child if isinstance(child, list) else [child]) if isinstance(n, int)}
+                    chosen |= numbers
+                    if marked:
+                        high |= numbers
                 elif key not in NOT_PICKED:
-                    stack.append((child, high or key == "red"))
+                    stack.append((child, marked or key == "red"))
         elif isinstance(value, list):
-            stack.extend((child, high) for child in value)
-    return found
+            stack.extend((child, marked) for child in value)
+    return chosen, high
+
+
+def picked_numbers(path: Path) -> set[int]:
+    """The item numbers anywhere in an expert file's picks: what at least one expert chose."""
+    return expert_numbers(path)[0]
 
 
 def read_week(data: Path, picks: Path) -> LabelledWeek:
@@ -94,7 +85,7 @@ def read_week(data: Path, picks: Path) -> LabelledWeek:
     if named is None:
         raise ConfigError(f"{data}: the name must end in <since>_<until> (YYYY-MM-DD_YYYY-MM-DD)")
     try:
-        chosen, high = picked_numbers(picks), high_numbers(picks)
+        chosen, high = expert_numbers(picks)
         with data.open(encoding="utf-8") as handle:
             items, _ = date_items(item_from_line(json.loads(line)) for line in handle if line.strip())
     except (OSError, ValueError) as exc:

@@ -346,12 +346,12 @@ def rank(
     for assessment in assessments:
         inherit_severity(assessment, by_id, severity, profile.ranking.fix_share)
         assessment.score = round(assessment.score, 3)
+    kinds = {a.id: story_kinds(a, by_id) for a in assessments}
     for assessment in assessments:
-        assessment.priority = ranker.priority(assessment, story_kinds(assessment, by_id))
+        assessment.priority = ranker.priority(assessment, kinds[assessment.id])
     picks = profile.judgement.picks
     if picks.weight:
         weeks = len(load_picks(picks.model).card.get("weeks", []))
-        kinds = {a.id: story_kinds(a, by_id) for a in assessments}
         blocked = {i for i, found in kinds.items() if found & set(profile.ranking.red_blocked)}
         kept = {i for i, found in kinds.items() if found & set(profile.ranking.red_always)}
         weigh_high(assessments, picks, weeks, profile.ranking.base, blocked, kept)
