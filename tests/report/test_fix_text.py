@@ -241,6 +241,35 @@ def test_a_pr_a_comment_names_is_quoted_instead_of_no_fix_pr_being_referenced() 
     assert (bug.id, f"comment: maintainer: “{said}”") in {(e.item, e.quote) for e in entry.evidence}
 
 
+def test_the_last_comment_naming_a_pr_is_the_one_quoted() -> None:
+    # An early comment names the change that caused the problem, a later one the change that fixes it.
+    cause = "It started with https://github.com/pytorch/pytorch/pull/700 which changed the pool."
+    fix = "https://github.com/pytorch/pytorch/pull/910 adds the missing fallback path."
+    bug = item(
+        53,
+        "The pooling layer fails on the new accelerator",
+        "Pooling raises an error on the new accelerator.",
+        comments=[
+            Comment(author="triager", date="2026-04-08", body=cause),
+            Comment(author="vendor", date="2026-04-10", body=f"{fix}\n\nAll 24 tests pass here."),
+        ],
+    )
+    [entry] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == "#53"]
+    assert entry.fix_text == f"no fix PR linked to it in the collected data; a comment names a PR (vendor: “{fix}”)"
+
+
+def test_a_closed_pr_a_later_pr_relands_is_said_to_be_relanded() -> None:
+    body = "The allocator crashes with a segfault on exit when a stream is still pending."
+    original = item(60, "Fix a crash in the allocator on exit", body, kind="pull_request", state="closed")
+    reland = item(61, "[Reland] Fix a crash in the allocator on exit", body, kind="pull_request")
+    report = report_of([original, reland], window=WINDOW)
+    [entry] = [e for e in report.focus if e.ref == "#60"]
+    assert entry.fix_text == "closed on GitHub; #61 relands it"
+    assert "does not show whether it landed" not in entry.conclusion
+    assert "follow #61, which relands it, and check whether it landed" in entry.reason
+    assert "a later PR relands it" in entry.action_text
+
+
 def test_a_problem_named_by_a_label_is_said_to_be_triaged_not_stated() -> None:
     # The change's own words state no problem the rules read: its triage label names it.
     fix = item(52, "Check the index before the gather", "Fixes #51", kind="pull_request", labels=["module: crash"])

@@ -82,9 +82,11 @@ def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Sugges
     high = assessment.priority == "high"
     if analysis.fix_state == "closed":  # closed, but no landed fix in the data: it may or may not be fixed
         if refs:  # its fix PR was closed too, which in PyTorch often means it landed: check that PR
-            because = "because_fixed_said_linked" if analysis.fixed_said else "because_closed_issue"
+            because = "because_fixed_said_linked" if analysis.fixed_said else "because_closed_linked"
             return Suggestion("track", "P1" if high else "P2", "do_check_landed", because, refs[0])
         because = "because_fixed_said" if analysis.fixed_said else "because_closed_issue"
+        if not analysis.fixed_said and (analysis.pr_named or analysis.pr_mentioned):
+            because = "because_closed_pr_in_thread"  # "links no fix PR" reads as false beside it
         return Suggestion("track", "P1" if high else "P2", "do_check_closed", because, own)
     if analysis.fix_state == "unconfirmed" and refs:  # its fix PR closed: landed or not, the data cannot tell
         because = "because_closed_fix_severe" if severe else "because_closed_change"
@@ -114,6 +116,14 @@ def _change(assessment: Assessment, analysis: Analysis, severe: bool) -> Suggest
     if analysis.fix_state == "closed":
         if analysis.superseded and analysis.said_in.get("superseded") == own:
             return Suggestion("ignore", "P2", "do_nothing", "because_superseded", own)
+        if analysis.relanded_by:
+            return Suggestion(
+                "track",
+                "P1" if fixes and severe else "P2",
+                "do_follow_reland",
+                "because_relanded",
+                analysis.relanded_by[0],
+            )
         if analysis.revert_requested and analysis.said_in.get("revert_requested") == own:
             return Suggestion(
                 "track", "P1" if fixes and severe else "P2", "do_check_reverted", "because_revert_requested", own

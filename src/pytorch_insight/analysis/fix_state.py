@@ -66,9 +66,10 @@ PR_NAMED = re.compile(r"https?://github\.com/[\w.-]+/[\w.-]+/pull/\d+|\b(?:pr|pu
 
 
 def pr_named(item: Item, profile: Profile) -> str:
-    """ "author: sentence" of the first comment naming a PR (the data holds no link of the issue to
-    it, so whether it fixes the issue is only what that sentence says); "" if none does."""
-    for comment in item.comments:
+    """ "author: sentence" of the last comment naming a PR (the data holds no link of the issue to
+    it, so whether it fixes the issue is only what that sentence says); "" if none does. The last:
+    an early comment names the PR that caused a problem or a related attempt, a late one the fix."""
+    for comment in reversed(item.comments):
         body = comment.body or ""
         if profile.is_bot(comment.author) or not PR_NAMED.search(body):
             continue

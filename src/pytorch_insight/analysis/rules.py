@@ -156,6 +156,8 @@ class RuleAnalyser:
             for field in ("pr_named", "pr_mentioned", "fixed_said"):
                 if getattr(analysis, field):
                     analysis.said_in[field] = item.id
+        if state == "closed" and item.kind == "pull_request":
+            analysis.relanded_by = [r.target for r in assessment.relations if r.type == "relanded_by"]
         if state in ("closed", "unconfirmed"):
             closed = (
                 [assessment] if item.kind == "pull_request" else [context.by_id[r] for r in refs if r in context.by_id]

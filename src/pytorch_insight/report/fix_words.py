@@ -42,6 +42,10 @@ class FixWords:
             # The merge tooling reverts landed changes: "does not show whether it landed" is not said.
             who, _, words = analysis.revert_requested.partition(": ")
             return self.t("fix_closed_revert_requested", who=who, words=words) + thread
+        if analysis.fix_state == "closed" and analysis.relanded_by:
+            # "does not show whether it landed" reads as false beside a PR that relands it.
+            relands = self.join([self.ref(ref) for ref in analysis.relanded_by])
+            return self.t("fix_closed_relanded", refs=relands) + thread
         if analysis.fix_state == "closed" and analysis.landed_said:
             # The thread says what the states could not: "does not show whether it landed" is not said.
             return self.t("fix_closed_landed_said", quote=analysis.landed_said) + thread

@@ -169,6 +169,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "GitHub 上已关闭，讨论中有人说它已合入（“{quote}”）",
         "en": "closed on GitHub, and a comment says it landed (“{quote}”)",
     },
+    "fix_closed_relanded": {
+        "zh": "GitHub 上已关闭；{refs} 重新合入了它",
+        "en": "closed on GitHub; {refs} relands it",
+    },
     "fix_superseded": {
         "zh": "；讨论中有人说它已被取代或放弃（“{quote}”）",
         "en": "; a comment says it was superseded or abandoned (“{quote}”)",
@@ -239,8 +243,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "do_nothing": {"zh": "无需行动", "en": "nothing to do"},
     # Why the urgency is what it is: harm as the sources state it, and where the fix stands.
     "because_open_severe": {
-        "zh": "仍未解决、未见已合入的修复，且来源报告的是{harm}",
-        "en": "still open with no landed fix, and its sources report {harm}",
+        "zh": "问题仍开放，且来源报告的是{harm}",
+        "en": "still open, and its sources report {harm}",
     },
     "because_fix_pending_severe": {
         "zh": "修复尚未合入，而所修的是{harm}",
@@ -248,8 +252,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "because_fix_pending": {"zh": "修复尚未合入", "en": "the fix has not landed yet"},
     "because_open": {
-        "zh": "本报告排为高优先级，仍未解决、未见已合入的修复",
-        "en": "ranked high in this report, still open with no landed fix",
+        "zh": "本报告排为高优先级，问题仍开放",
+        "en": "ranked high in this report and still open",
     },
     "because_medium": {"zh": "本报告排为中等优先级，仍未解决", "en": "ranked medium in this report, still open"},
     "because_fixed_severe": {
@@ -261,8 +265,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     "harm_security": {"zh": "安全问题", "en": "a security problem"},
     "because_fixed": {"zh": "修复已合入", "en": "the fix has landed"},
     "because_closed_issue": {
-        "zh": "已关闭，但收集到的数据中没有已合入的修复",
-        "en": "closed, but the collected data shows no landed fix",
+        "zh": "已关闭，收集到的数据中没有与之关联的修复 PR",
+        "en": "closed; the collected data links no fix PR to it",
+    },
+    "because_closed_pr_in_thread": {
+        "zh": "已关闭；讨论中提到了 PR，但数据中没有它与此问题的关联，也看不出它是否已合入",
+        "en": "closed; a comment speaks of a PR, but the data neither links it to the issue nor shows it landing",
+    },
+    "because_closed_linked": {
+        "zh": "已关闭，数据无法确认关联 PR 是否已合入",
+        "en": "closed; whether its linked PRs landed is not shown",
     },
     "because_pending": {"zh": "PR 尚未合入", "en": "the PR has not landed yet"},
     "because_landed": {"zh": "已合入的改动", "en": "a landed change"},
@@ -290,6 +302,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_landed_said": {
         "zh": "PR 已关闭，讨论中有人说它已合入",
         "en": "the PR is closed and a comment says it landed",
+    },
+    "because_relanded": {
+        "zh": "PR 已关闭，之后有 PR 重新合入它",
+        "en": "the PR is closed and a later PR relands it",
+    },
+    "do_follow_reland": {
+        "zh": "跟进重新合入它的 {ref}，确认其是否已合入",
+        "en": "follow {ref}, which relands it, and check whether it landed",
     },
     "because_superseded": {
         "zh": "讨论中有人说此 PR 已被取代或放弃",

@@ -120,18 +120,21 @@ class OverviewWriter:
         if entry.kind in CHANGE_KINDS:
             target = self.refs(fixes)
             merged = state in ("merged", "landed")
+            reland = self.refs(analysis.relanded_by)
             # "without a confirmed merge" reads as false where its own thread says it landed, or
             # shows a merge asked for: the clause says what the thread shows.
             closed = f"ov_{'fix' if target else 'change'}_closed"
-            if state == "closed" and self.said_of_itself(analysis, "landed_said", entry.id):
+            if state == "closed" and analysis.relanded_by:
+                closed += "_relanded"
+            elif state == "closed" and self.said_of_itself(analysis, "landed_said", entry.id):
                 closed += "_landed_said"
             elif state == "closed" and self.said_of_itself(analysis, "merge_requested", entry.id):
                 closed += "_merge_asked"
             if target:
                 key = "ov_fix_merged" if merged else closed if state == "closed" else "ov_fix_open"
-                return say(key, ref=ref, target=target, title=title)
+                return say(key, ref=ref, target=target, title=title, reland=reland)
             if state == "closed":
-                return say(closed, ref=ref, title=title)
+                return say(closed, ref=ref, title=title, reland=reland)
             return say("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
         fix = self.refs(analysis.fix_refs)
         if state == "landed":

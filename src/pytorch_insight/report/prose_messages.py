@@ -140,6 +140,14 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "{ref} 是 {target} 的修复（{title}）{whom_clause}，已在 GitHub 上关闭，讨论中有人说它已合入",
         "en": "{ref} {title}{whom} fixes {target} and is closed on GitHub; a comment says it landed",
     },
+    "ov_fix_closed_relanded": {
+        "zh": "{ref} 是 {target} 的修复（{title}）{whom_clause}，已在 GitHub 上关闭，{reland} 重新合入了它",
+        "en": "{ref} {title}{whom} fixes {target} and is closed on GitHub; {reland} relands it",
+    },
+    "ov_change_closed_relanded": {
+        "zh": "{ref} {title}{whom} 已在 GitHub 上关闭，{reland} 重新合入了它",
+        "en": "{ref} {title}{whom} was closed on GitHub, and {reland} relands it",
+    },
     "ov_change_closed_landed_said": {
         "zh": "{ref} {title}{whom} 已在 GitHub 上关闭，讨论中有人说它已合入",
         "en": "{ref} {title}{whom} was closed on GitHub, and a comment says it landed",
