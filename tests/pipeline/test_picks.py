@@ -5,6 +5,7 @@ week most like the experts' high-priority ones red, and a red item unlike them m
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ import pytest
 from pytorch_insight.config import Profile
 from pytorch_insight.config_ranking import Picks
 from pytorch_insight.pipeline import Assessment, assess
+from pytorch_insight.pipeline.facts import Fact
 from pytorch_insight.pipeline.picks import HIGH, PICKED, load_picks, pick_probabilities, weigh_high, weigh_pick
+from pytorch_insight.pipeline.rank import story_kinds
 from pytorch_insight.pipeline.reasons import reason
 from pytorch_insight.pipeline.severity import SeverityModel, write_model
 from tests.pipeline.helpers import PROFILE, assessment, item, texts
@@ -157,3 +160,18 @@ def test_the_ranking_raises_with_the_high_class_of_the_profiles_model(tmp_path: 
     assert ranked[1].pick_high is not None and ranked[1].pick_high > 0.9
     assert (ranked[1].priority, ranked[2].priority) == ("high", "low")
     assert ranked[1].rank == 1
+
+
+def test_a_leaning_towards_an_edge_case_is_no_statement_of_one() -> None:
+    wrong = Fact("wrong_result", "The kernel silently returns wrong values.")
+    leaning = Fact("edge_case", "The kernel silently returns wrong values.", "p=0.20", "hint")
+    labelled = Fact("edge_case", "label: module: edge cases", "module: edge cases", "label")
+    issue, fix = assessment(item(1, "wrong values")), assessment(item(2, "Fix wrong values", kind="pull_request"))
+    issue.facts = replace(issue.facts, facts=(wrong, leaning))
+    fix.relate("fixes", issue.id, "Fixes #1")
+    by_id = {issue.id: issue, fix.id: fix}
+    # The fix's story holds its issue's leaning: a leaning, not a statement, for the high class.
+    assert story_kinds(fix, by_id) == {"wrong_result", "edge_case"}
+    assert story_kinds(fix, by_id, hints=False) == {"wrong_result"}
+    issue.facts = replace(issue.facts, facts=(wrong, labelled))
+    assert story_kinds(fix, by_id, hints=False) == {"wrong_result", "edge_case"}

@@ -61,10 +61,11 @@ def weigh_high(
     kept: Set[str] = frozenset(),
 ) -> None:
     """The items the `high` class rates highest, up to `raise_per_week` of them at `raise_high` or
-    more, become high (not those `blocked`: a story the profile never makes red, an edge case); a
-    high item it rates below `keep_high` becomes medium (not those `kept`: a triager's own high
-    priority outweighs any model). The week is weighed at once: the cap keeps the model from
-    filling the red list on its own."""
+    more, become high (not those `blocked`: a story the profile never makes red, an edge case a
+    text or a label states, not merely one the learned judgement leans towards); a high item it
+    rates below `keep_high` becomes medium (not those `kept`: a triager's own high priority
+    outweighs any model). The week is weighed at once: the cap keeps the model from filling the
+    red list on its own."""
     for a in assessments:
         if a.priority != "high" or a.id in kept:
             continue

@@ -324,12 +324,15 @@ def severity_sharers(assessment: Assessment, by_id: Mapping[str, Assessment]) ->
     return [by_id[r.target] for r in assessment.relations if r.type in INHERITED and r.target in by_id]
 
 
-def story_kinds(assessment: Assessment, by_id: Mapping[str, Assessment]) -> set[str]:
-    """The fact kinds of the item and of the items it shares severity with."""
-    kinds = assessment.facts.kinds()
-    for other in severity_sharers(assessment, by_id):
-        kinds |= other.facts.kinds()
-    return kinds
+def story_kinds(assessment: Assessment, by_id: Mapping[str, Assessment], hints: bool = True) -> set[str]:
+    """The fact kinds of the item and of the items it shares severity with; without `hints`, only
+    those something states (a text, a label, the model's confident reading), not a leaning."""
+    return {
+        fact.kind
+        for holder in (assessment, *severity_sharers(assessment, by_id))
+        for fact in holder.facts.facts
+        if hints or fact.source != "hint"
+    }
 
 
 def rank(
@@ -352,7 +355,10 @@ def rank(
     picks = profile.judgement.picks
     if picks.weight:
         weeks = len(load_picks(picks.model).card.get("weeks", []))
-        blocked = {i for i, found in kinds.items() if found & set(profile.ranking.red_blocked)}
+        # A leaning towards an edge case keeps the rules from calling a story red, not the model
+        # learned from what experts called red: only an edge case something states blocks it.
+        stated = {a.id: story_kinds(a, by_id, hints=False) for a in assessments}
+        blocked = {i for i, found in stated.items() if found & set(profile.ranking.red_blocked)}
         kept = {i for i, found in kinds.items() if found & set(profile.ranking.red_always)}
         weigh_high(assessments, picks, weeks, profile.ranking.base, blocked, kept)
         for assessment in assessments:
