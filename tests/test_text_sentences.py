@@ -1,7 +1,7 @@
 """The sentence splitter: abbreviations, versions, paths and code stay inside a sentence; a reply
 addressed to people starts a new one and does not quote the addressees."""
 
-from pytorch_insight.text import announced_errors, parse_body, section, sentences
+from pytorch_insight.text import announced_errors, join_sentences, parse_body, section, sentences
 
 
 def test_abbreviations_versions_and_paths_do_not_end_a_sentence() -> None:
@@ -196,3 +196,11 @@ def test_a_bold_line_alone_is_a_heading_not_the_start_of_the_next_sentence() -> 
         "Note: keep 2**32 as it is.",
     ]
     assert list(parse_body(body).sections) == ["", "summary", "note"]
+
+
+def test_list_items_without_a_stop_stay_apart_when_quoted_together() -> None:
+    items = sentences("Changes:\n\n- Zero the buffer first\n- Reject paths over the limit\n- Copy with a bound")
+    assert join_sentences(items[:2]) == "Zero the buffer first; Reject paths over the limit"
+    # sentences with their stops, and a sentence that goes on in lower case, are joined as written
+    assert join_sentences(["It fails (see #1).", "The fix is small."]) == "It fails (see #1). The fix is small."
+    assert join_sentences(["If you hold `buf`", "and free it twice"]) == "If you hold `buf` and free it twice"

@@ -293,13 +293,21 @@ def _laid_out(part: str) -> str:
     return "\n".join(line[indent:] for line in lines)
 
 
+# A stop, perhaps inside a closing bracket, quote or emphasis: "(CWE-121).", "“…done.”".
+STOPS = (".", "!", "?", ":", ";", ",", "…")
+CLOSERS = ")]\"'”`*"
+
+
 def join_sentences(found: list[str]) -> str:
-    """Sentences as one quote: prose on one line, a laid-out sentence (a call tree) on lines of its own."""
+    """Sentences as one quote: prose on one line, a laid-out sentence (a call tree) on lines of its own;
+    a list item that ends without a stop is kept from the next by "; " ("with `{}`; Reject paths ..."),
+    which would otherwise read as one run-on sentence (not from one that goes on in lower case)."""
     text, after_lines = "", False
     for sentence in found:
         laid_out = "\n" in sentence
         if text:
-            text += "\n" if laid_out or after_lines else " "
+            run_on = sentence[:1].islower() or text.rstrip(CLOSERS).endswith(STOPS)
+            text += "\n" if laid_out or after_lines else " " if run_on else "; "
         text, after_lines = text + sentence, laid_out
     return text
 

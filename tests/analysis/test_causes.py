@@ -164,6 +164,28 @@ def test_a_fix_that_only_measures_the_problem_gives_its_issue_no_cause() -> None
     assert not measures("The stack copies every shard to one rank before it adds them.")
 
 
+def test_a_fix_that_repeats_its_issue_s_title_gives_it_no_cause() -> None:
+    title = "Resetting the tracer with mode=None keeps the callbacks registered before"
+    fix = item(
+        35,
+        "Check the mode before registering callbacks",
+        f"Fixes #34\n{title}.Skip the registration when mode is None",
+        kind="pull_request",
+        state="closed",
+    )
+    issue = item(34, title, "```python\nimport torch\n```")
+    assert analyse(fix, issue)[34].root_cause == ""
+    # a fix that explains the mechanism in words of its own still gives its issue the cause
+    told = item(
+        36,
+        "Check the mode before registering callbacks",
+        "Fixes #34\n\nThe setup registers its callbacks on every call, whatever the mode says.",
+        kind="pull_request",
+        state="closed",
+    )
+    assert analyse(told, issue)[34].root_cause.startswith("The setup registers its callbacks on every call")
+
+
 def test_a_fix_s_author_saying_what_they_changed_is_no_cause() -> None:
     from pytorch_insight.analysis.rules import describes_change
 

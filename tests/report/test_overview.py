@@ -93,3 +93,21 @@ def test_a_story_says_whom_its_sources_name(lang: str) -> None:
     report = report_of([item(5101, "Segfault in compiled decode", body, labels=["high priority"])], lang)
     text = report.overview.themes[0].text
     assert ("（提及 vLLM、H100）" if lang == "zh" else " (mentioning vLLM, H100)") in text
+
+
+def test_a_story_is_told_in_the_area_its_title_tag_names() -> None:
+    # The CUDA words (the caching allocator) would put it first in CUDA / NVIDIA, which the profile
+    # lists before AMD ROCm; its "[ROCm]" tag says whose story it is.
+    report = report_of(
+        [
+            item(
+                5301,
+                "[ROCm] expandable segments in the CUDA caching allocator give NaN in bf16 training",
+                WRONG,
+                labels=["module: rocm", "module: CUDACachingAllocator"],
+            )
+        ],
+        "en",
+    )
+    (theme,) = [theme for theme in report.overview.themes if "#5301" in theme.text]
+    assert theme.area == "rocm"

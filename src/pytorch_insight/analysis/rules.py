@@ -216,9 +216,10 @@ class RuleAnalyser:
         if not analysis.root_cause and not candidates and item.kind not in CHANGES and fixes:
             # The fix's own account of what was wrong is the best statement of the cause there is; not
             # when the thread's own cause sentences were all rejected (its fix then rarely says more),
-            # nor when its opening says what the change does or only measures the problem.
+            # nor when its opening says what the change does, only measures the problem or repeats
+            # the issue's title (the symptom, not how it comes about).
             fix_account = summarise(parse_body(fixes[0].item.body))
-            if not describes_change(fix_account) and not measures(fix_account):
+            if not (describes_change(fix_account) or measures(fix_account) or repeats(fix_account, item.title)):
                 analysis.root_cause = fix_account
                 analysis.quoted_from["root_cause"] = fixes[0].id
         used = summary + analysis.root_cause + analysis.details
@@ -342,6 +343,12 @@ def says_something(sentence: str) -> bool:
     a setup step."""
     words = [word for word in URL.sub("", sentence).split() if LETTER.search(word)]
     return len(words) >= SUMMARY_WORDS and not REFERENCE_ONLY.match(sentence) and not SETUP_STEP.match(sentence)
+
+
+def repeats(sentence: str, title: str | None) -> bool:
+    """The sentence opens with the title's words (case and spacing aside)."""
+    said, named = (" ".join(text.lower().split()) for text in (sentence, title or ""))
+    return len(named.split()) >= SUMMARY_WORDS and said.startswith(named)
 
 
 def mechanism_sentences(item: Item, body: Body) -> list[str]:

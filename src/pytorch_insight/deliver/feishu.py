@@ -17,8 +17,9 @@ from pytorch_insight.deliver.post import answer_text, host_of, post
 
 # Feishu: "the request body may not exceed 20 KB".
 BODY_LIMIT = 20 * 1024
-# Characters lark_md would read as markup or as the end of a link's text.
-LARK_MD_SPECIAL = str.maketrans({char: None for char in "[]()*_~`<>\\"})
+# Characters lark_md would read as markup or as a link's text. Without the brackets no link can
+# start, so parentheses stay: "Design proposals (RFCs)" keeps its words.
+LARK_MD_SPECIAL = str.maketrans({char: None for char in "[]*_~`<>\\"})
 URL_ESCAPES = str.maketrans({char: f"%{ord(char):02X}" for char in "()<> "})
 
 

@@ -191,7 +191,18 @@ class FactExtractor:
             ("default", self.default_path),
         ):
             if vocabulary is not None and (found := _search(vocabulary, text, lowered)):
-                add(kind, read[bisect_right(starts, found[0]) - 1], found[1])
+                sentence = read[bisect_right(starts, found[0]) - 1]
+                if not SPARED.search(sentence):
+                    add(kind, sentence, found[1])
+
+
+# "Default path (...): typically safe", "H100 is unaffected": the place named is the one not hit, which
+# weighs nothing as context and, quoted as "mentions …", would read as if it were.
+SPARED = re.compile(
+    r"\b(?:unaffected|not (?:affected|impacted|reproducible)|(?:typically|is|are|remains?|stays?|looks?) safe|"
+    r"works? (?:fine|correctly|as expected)|still works?)\b",
+    re.I,
+)
 
 
 CONTEXTUAL = frozenset({*PROBLEMS, "gain"})

@@ -122,7 +122,9 @@ def link_duplicates(assessments: Sequence[Assessment], by_id: Mapping[str, Asses
         if _family(members[0]) == "change":
             canonical = _lead_change(members)
         else:
-            canonical = min(members, key=lambda a: (a.item.created or "", a.item.number or 0))
+            # A report closed while its copy stays open was closed in the copy's favour: the open
+            # one is where the story goes on (its fix PR names it), else the first one filed.
+            canonical = min(members, key=lambda a: (a.item.state == "closed", a.item.created or "", a.item.number or 0))
         for member in members:
             if member is canonical:
                 continue

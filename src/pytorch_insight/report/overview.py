@@ -47,14 +47,26 @@ class OverviewWriter:
     ) -> None:
         self.t, self.ref, self.by_id, self.profile, self.area_names = t, ref, by_id, profile, area_names
 
+    @staticmethod
+    def home(assessment: Assessment, order: Mapping[str, int]) -> str:
+        """The area a story is told in: one its title's tag names (a "[ROCm]" report on the CUDA
+        allocator is a ROCm story), else its first in the profile's order."""
+        if not assessment.areas:
+            return "core"
+        tagged = [
+            area
+            for area in assessment.areas
+            if any(evidence.startswith("title tag") for evidence in assessment.area_evidence.get(area, ()))
+        ]
+        return min(tagged or assessment.areas, key=lambda area: order.get(area, 99))
+
     def themes(self, entries: Sequence[FocusEntry], suggestions: Mapping[str, Suggestion]) -> list[Theme]:
-        """One paragraph per area holding focus stories, each story told once, in its first area;
+        """One paragraph per area holding focus stories, each story told once, in its home area;
         the areas with the most high-priority stories first."""
         order = {area.id: index for index, area in enumerate(self.profile.areas)}
         groups: dict[str, list[FocusEntry]] = defaultdict(list)
         for entry in entries:
-            areas = self.by_id[entry.id].areas
-            groups[min(areas, key=lambda area: order.get(area, 99)) if areas else "core"].append(entry)
+            groups[self.home(self.by_id[entry.id], order)].append(entry)
         ranked = sorted(
             groups.items(),
             key=lambda kv: (-sum(e.priority == "high" for e in kv[1]), -len(kv[1]), order.get(kv[0], 99)),
@@ -120,21 +132,21 @@ class OverviewWriter:
         if entry.kind in CHANGE_KINDS:
             target = self.refs(fixes)
             merged = state in ("merged", "landed")
-            reland = self.refs(analysis.relanded_by)
             # "without a confirmed merge" reads as false where its own thread says it landed, or
             # shows a merge asked for: the clause says what the thread shows.
             closed = f"ov_{'fix' if target else 'change'}_closed"
             if state == "closed" and analysis.relanded_by:
                 closed += "_relanded"
+                say = partial(say, reland=self.refs(analysis.relanded_by))
             elif state == "closed" and self.said_of_itself(analysis, "landed_said", entry.id):
                 closed += "_landed_said"
             elif state == "closed" and self.said_of_itself(analysis, "merge_requested", entry.id):
                 closed += "_merge_asked"
             if target:
                 key = "ov_fix_merged" if merged else closed if state == "closed" else "ov_fix_open"
-                return say(key, ref=ref, target=target, title=title, reland=reland)
+                return say(key, ref=ref, target=target, title=title)
             if state == "closed":
-                return say(closed, ref=ref, title=title, reland=reland)
+                return say(closed, ref=ref, title=title)
             return say("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
         fix = self.refs(analysis.fix_refs)
         if state == "landed":
