@@ -111,3 +111,20 @@ def test_a_story_is_told_in_the_area_its_title_tag_names() -> None:
     )
     (theme,) = [theme for theme in report.overview.themes if "#5301" in theme.text]
     assert theme.area == "rocm"
+
+
+def test_a_story_without_a_title_tag_is_told_in_the_area_a_triager_labelled() -> None:
+    # Copied compiler people would put it in the compiler stack, first in the profile's order.
+    report = report_of(
+        [
+            item(
+                5302,
+                "Unpinning checkpoint buffers passes a tensor where an address is expected",
+                f"{WRONG}\n\ncc @ezyang @zou3519",
+                labels=["oncall: distributed checkpointing"],
+            )
+        ],
+        "en",
+    )
+    (theme,) = [theme for theme in report.overview.themes if "#5302" in theme.text]
+    assert theme.area == "distributed"

@@ -50,15 +50,18 @@ class OverviewWriter:
     @staticmethod
     def home(assessment: Assessment, order: Mapping[str, int]) -> str:
         """The area a story is told in: one its title's tag names (a "[ROCm]" report on the CUDA
-        allocator is a ROCm story), else its first in the profile's order."""
+        allocator is a ROCm story), else one a triager's label names (not one the people it copies
+        suggest), else its first in the profile's order."""
         if not assessment.areas:
             return "core"
-        tagged = [
-            area
-            for area in assessment.areas
-            if any(evidence.startswith("title tag") for evidence in assessment.area_evidence.get(area, ()))
-        ]
-        return min(tagged or assessment.areas, key=lambda area: order.get(area, 99))
+
+        def said(area: str, how: str) -> bool:
+            return any(evidence.startswith(how) for evidence in assessment.area_evidence.get(area, ()))
+
+        return min(
+            assessment.areas,
+            key=lambda area: (not said(area, "title tag"), not said(area, "label "), order.get(area, 99)),
+        )
 
     def themes(self, entries: Sequence[FocusEntry], suggestions: Mapping[str, Suggestion]) -> list[Theme]:
         """One paragraph per area holding focus stories, each story told once, in its home area;
