@@ -105,6 +105,12 @@ def test_an_error_that_happens_is_a_failure() -> None:
     assert "error" in EXTRACT.extract(item(1, "x", "Raise a clear message instead of the cryptic CUDA error.")).problems
 
 
+def test_a_figure_foreseen_is_no_measurement() -> None:
+    assert not facts(body="The new tiling may get ~20% performance improvement for small shapes.")
+    assert not facts(body="This is expected to give a 10% speedup on large batches.")
+    assert facts(body="The new tiling gives a 20% performance improvement for small shapes.")["gain"] == "20%"
+
+
 def test_a_change_of_setup_or_a_listing_of_settings_is_no_measurement() -> None:
     assert "measured" not in facts(body="Moving a job from 32 to 64 ranks makes the restore step slower.")
     listing = "Host info: Arch: aarch64 Cores: 96 Max MHz: 3000 Boost: 100% faster builds"

@@ -263,6 +263,10 @@ MAGNITUDE = re.compile(
     rf"|{NUMBER}\s*(?:ms|µs|us|s|secs?|seconds|mins?|minutes|hours|gb|gib|mb|mib|kib|"
     rf"tps|tok/s|tokens/s|tflops|gb/s)\b)"
 )
+# "may get", "expected to", "potentially": the figure after it is foreseen, not measured.
+HEDGED = re.compile(
+    r"\b(?:may|might|expect(?:ed|s)? to|potentially|possibly|hopefully|estimated|predicted|projected|theoretical\w*)\b"
+)
 # What turns a failure word into a design statement, a denial or a hypothesis.
 BEFORE_CONTEXT = re.compile(
     r"\b(?:no|not|\w+n['’]t|cannot|without|never|avoid\w*|prevent\w*|guard\w* against|protect\w* against|instead of|"
@@ -347,6 +351,8 @@ def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
         DIGIT.search(plain) is not None and PERF_WORDS.search(plain) is not None and plain.count(": ") < LISTING_PAIRS
     )
     magnitude = MAGNITUDE.search(plain) if measured else None
+    if magnitude is not None and HEDGED.search(plain, 0, magnitude.start()):
+        magnitude = None  # "It may get ~20% improvement": a figure hoped for, not one measured
     stated: list[tuple[str, str]] = []
     # Most sentences state nothing: one scan for the triggers saves running every pattern.
     triggered = {kind for trigger in TRIGGER_SCAN.findall(lowered) for kind in TRIGGER_KINDS[trigger]}
