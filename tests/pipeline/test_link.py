@@ -246,6 +246,21 @@ def test_an_issue_named_on_a_line_of_its_own_is_what_the_pr_fixes() -> None:
     ]
 
 
+def test_a_fix_whose_title_ends_with_an_issue_s_number_fixes_that_issue() -> None:
+    bug = item(210, "Compiled clamp reuses a stale float bound")
+    first = item(211, "Let clamp take symbolic floats", kind="pull_request")
+    fix = item(212, "Fix stale float bounds in clamp (#210)", body="The bound was baked in.", kind="pull_request")
+    own = item(213, "Fix the bound check in clamp (#213)", kind="pull_request")
+    reland = item(214, "Fix symbolic floats in clamp again (#211)", kind="pull_request")
+    feature = item(215, "Add a float bound cache (#210)", kind="pull_request")
+    result = run(bug, first, fix, own, reland, feature)
+    assert relations(result[bug.id], "fixed_by") == [fix.id]
+    # its own number, a PR's number (a reland names its first version) and a change that does not
+    # say it fixes anything are no fix links
+    assert not relations(result[own.id], "fixes") and not relations(result[reland.id], "fixes")
+    assert not relations(result[feature.id], "fixes")
+
+
 def test_a_closing_keyword_before_an_issue_s_pull_url_fixes_that_issue() -> None:
     bug = item(210, "Rounding op is a no-op for half precision")
     pr = item(211, "Refactor the rounding kernels", kind="pull_request")

@@ -163,6 +163,24 @@ def umbrella(target: Assessment | None) -> bool:
     return target is not None and bool(UMBRELLA.search(target.item.title or ""))
 
 
+# "Fix stale float specialization (#194976)": PyTorch titles end in "(#N)", most often the PR's own
+# number (or, in a reland, the first version's); another number that is an issue of the window, on
+# a fix, is the issue it fixes.
+TITLE_NUMBER = re.compile(r"\(#(\d+)\)\s*$")
+
+
+def title_issue(item: Item, by_id: Mapping[str, Assessment]) -> list[tuple[tuple[str, int], str]]:
+    """((repo, number), evidence) for the issue of the window a fix PR's title ends by naming."""
+    match = TITLE_NUMBER.search(item.title or "")
+    if match is None or int(match.group(1)) == item.number:
+        return []
+    target = (item.repo or "", int(match.group(1)))
+    known = by_id.get(github_item_id(*target))
+    if known is None or known.item.kind != "issue":
+        return []
+    return [(target, f'issue number closing a fix\'s title: "{_quote(item.title or "")}"')]
+
+
 def own_line_issues(body: str, repo: str | None, by_id: Mapping[str, Assessment]) -> list[tuple[tuple[str, int], str]]:
     """((repo, number), evidence) for each issue of the window a PR body names on a line of its own."""
     found = []
@@ -228,6 +246,8 @@ def link_fixes(
         ]
         if item.kind == "pull_request":
             targets += own_line_issues(body, item.repo, by_id)
+            if assessment.facts.is_fix:
+                targets += title_issue(item, by_id)
         for (repo, number), evidence in targets:
             target = github_item_id(repo, number)
             if target in by_id and by_id[target].item.kind in CHANGE_KINDS:
