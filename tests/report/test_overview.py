@@ -128,3 +128,17 @@ def test_a_story_without_a_title_tag_is_told_in_the_area_a_triager_labelled() ->
     )
     (theme,) = [theme for theme in report.overview.themes if "#5302" in theme.text]
     assert theme.area == "distributed"
+
+
+def test_every_area_holding_a_high_priority_story_keeps_its_paragraph() -> None:
+    tags = ["MPS", "ROCm", "XPU", "inductor", "distributed"]
+    report = report_of(
+        [
+            item(5400 + n, f"[{tag}] Wrong values after the update", WRONG, labels=["high priority"])
+            for n, tag in enumerate(tags)
+        ],
+        "en",
+    )
+    told = " ".join(theme.text for theme in report.overview.themes)
+    assert len(report.overview.themes) == len(tags)
+    assert all(f"#{5400 + n}" in told for n in range(len(tags)))

@@ -24,7 +24,7 @@ from pytorch_insight.report.model import FocusEntry, Theme
 from pytorch_insight.report.narrative import held_by
 from pytorch_insight.text import excerpt
 
-THEMES = 4  # areas with a paragraph
+THEMES = 4  # areas with a paragraph, besides those holding a high-priority story
 STORIES = 3  # stories told per paragraph; the others are counted
 TITLE = 70  # characters of a quoted title in the overview
 CHANGE_KINDS = ("pull_request", "commit")
@@ -70,18 +70,18 @@ class OverviewWriter:
         groups: dict[str, list[FocusEntry]] = defaultdict(list)
         for entry in entries:
             groups[self.home(self.by_id[entry.id], order)].append(entry)
-        ranked = sorted(
-            groups.items(),
-            key=lambda kv: (-sum(e.priority == "high" for e in kv[1]), -len(kv[1]), order.get(kv[0], 99)),
-        )
+        ranked = sorted(groups.items(), key=lambda kv: (-high(kv[1]), -len(kv[1]), order.get(kv[0], 99)))
         themes = []
-        for area, members in ranked[:THEMES]:
+        # Past THEMES areas, only those holding a high-priority story keep a paragraph: no red story
+        # goes untold because its area came fifth.
+        told = [(area, members) for n, (area, members) in enumerate(ranked) if n < THEMES or high(members)]
+        for area, members in told:
             name = self.area_names.get(area, area)
             themes.append(
                 Theme(
                     area=area,
                     name=name,
-                    high=sum(e.priority == "high" for e in members),
+                    high=high(members),
                     items=[e.id for e in members],
                     text=self.paragraph(name, members, suggestions),
                 )
@@ -201,3 +201,8 @@ class OverviewWriter:
 
     def refs(self, ids: Sequence[str]) -> str:
         return self.t.list_separator.join(self.ref(item_id) for item_id in ids[:2])
+
+
+def high(entries: Sequence[FocusEntry]) -> int:
+    """How many of the entries are high priority."""
+    return sum(entry.priority == "high" for entry in entries)
