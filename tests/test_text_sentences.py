@@ -199,8 +199,8 @@ def test_a_bold_line_alone_is_a_heading_not_the_start_of_the_next_sentence() -> 
 
 
 def test_list_items_without_a_stop_stay_apart_when_quoted_together() -> None:
-    items = sentences("Changes:\n\n- Zero the buffer first\n- Reject paths over the limit\n- Copy with a bound")
-    assert join_sentences(items[:2]) == "Zero the buffer first; Reject paths over the limit"
+    items = sentences("Changes:\n\n- Pad the `header`\n- Check the size before the copy\n- Copy with a bound")
+    assert join_sentences(items[:2]) == "Pad the `header`; Check the size before the copy"
     # sentences with their stops, and a sentence that goes on in lower case, are joined as written
     assert join_sentences(["It fails (see #1).", "The fix is small."]) == "It fails (see #1). The fix is small."
     assert join_sentences(["If you hold `buf`", "and free it twice"]) == "If you hold `buf` and free it twice"

@@ -300,7 +300,7 @@ CLOSERS = ")]\"'”`*"
 
 def join_sentences(found: list[str]) -> str:
     """Sentences as one quote: prose on one line, a laid-out sentence (a call tree) on lines of its own;
-    a list item that ends without a stop is kept from the next by "; " ("with `{}`; Reject paths ..."),
+    a list item that ends without a stop is kept from the next by "; " ("Pad the `header`; Check the size"),
     which would otherwise read as one run-on sentence (not from one that goes on in lower case)."""
     text, after_lines = "", False
     for sentence in found:

@@ -165,11 +165,11 @@ def test_a_fix_that_only_measures_the_problem_gives_its_issue_no_cause() -> None
 
 
 def test_a_fix_that_repeats_its_issue_s_title_gives_it_no_cause() -> None:
-    title = "Resetting the tracer with mode=None keeps the callbacks registered before"
+    title = "Reloading the plugin table leaves the old entries in the lookup cache"
     fix = item(
         35,
-        "Check the mode before registering callbacks",
-        f"Fixes #34\n{title}.Skip the registration when mode is None",
+        "Clear the lookup cache on reload",
+        f"Fixes #34\n{title}.Clear the cache before each reload",
         kind="pull_request",
         state="closed",
     )
@@ -178,12 +178,12 @@ def test_a_fix_that_repeats_its_issue_s_title_gives_it_no_cause() -> None:
     # a fix that explains the mechanism in words of its own still gives its issue the cause
     told = item(
         36,
-        "Check the mode before registering callbacks",
-        "Fixes #34\n\nThe setup registers its callbacks on every call, whatever the mode says.",
+        "Clear the lookup cache on reload",
+        "Fixes #34\n\nThe loader fills the cache on every reload and never empties it first.",
         kind="pull_request",
         state="closed",
     )
-    assert analyse(told, issue)[34].root_cause.startswith("The setup registers its callbacks on every call")
+    assert analyse(told, issue)[34].root_cause.startswith("The loader fills the cache on every reload")
 
 
 def test_a_fix_s_author_saying_what_they_changed_is_no_cause() -> None:

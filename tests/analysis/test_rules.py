@@ -40,8 +40,8 @@ def test_versions_and_hardware_from_an_environment_section() -> None:
 
 
 def test_a_link_s_line_anchor_is_no_hardware() -> None:
-    body = "The check at https://github.com/o/r/blob/main/Copy.cpp#L39-L40 skips it; it fails on an L40S."
-    assert facts(item(102, "Copy skips the check", body), parse_body(body)).hardware == ["L40S"]
+    body = "The check at https://github.com/o/r/blob/main/pool.cu#L12-L40 skips it; it fails on an L40S."
+    assert facts(item(102, "Pooling skips the check", body), parse_body(body)).hardware == ["L40S"]
 
 
 def test_error_messages_are_quoted_verbatim() -> None:

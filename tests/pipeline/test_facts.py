@@ -106,9 +106,9 @@ def test_an_error_that_happens_is_a_failure() -> None:
 
 
 def test_a_figure_foreseen_is_no_measurement() -> None:
-    assert not facts(body="The new tiling may get ~20% performance improvement for small shapes.")
+    assert not facts(body="The new tiling might bring a 12% performance improvement for small shapes.")
     assert not facts(body="This is expected to give a 10% speedup on large batches.")
-    assert facts(body="The new tiling gives a 20% performance improvement for small shapes.")["gain"] == "20%"
+    assert facts(body="The new tiling gives a 12% performance improvement for small shapes.")["gain"] == "12%"
 
 
 def test_a_change_of_setup_or_a_listing_of_settings_is_no_measurement() -> None:
@@ -331,12 +331,12 @@ def test_an_op_that_fails_silently_states_a_wrong_result() -> None:
 
 
 def test_a_place_the_text_calls_safe_is_no_context() -> None:
-    hit = "Paths over 107 characters overflow the socket buffer and crash the manager."
-    spared = f"{hit}\n\n- **Default path** (the temp dir): typically safe.\n- H100 runs are unaffected."
-    found = facts("Socket path overflow", spared)
+    hit = "Names over 64 bytes overflow the label buffer and crash the logger."
+    spared = f"{hit}\n\n- The default config is safe (short names).\n- H100 runs are unaffected."
+    found = facts("Label overflow", spared)
     assert "hard_crash" in found or "crash" in found
     assert "default" not in found and "hardware" not in found
-    assert facts("Socket path overflow", f"{hit} It happens on the default path on H100.").keys() >= {
+    assert facts("Label overflow", f"{hit} It happens on the default path on H100.").keys() >= {
         "default",
         "hardware",
     }

@@ -58,9 +58,9 @@ def test_duplicate_issues_point_at_the_oldest() -> None:
 
 
 def test_a_report_closed_while_its_copy_stays_open_points_at_the_open_one() -> None:
-    closed = item(42, "Sorting with out= aliases drops one of the results", state="closed")
-    reopened = item(43, "Sorting with out= aliases drops one of the results", created="2026-04-09T12:00:00Z")
-    fix = item(44, "Reject aliased out= in sort", "Fixes #43", kind="pull_request", created="2026-04-09T13:00:00Z")
+    closed = item(42, "Histogram with a weight tensor drops the last bin", state="closed")
+    reopened = item(43, "Histogram with a weight tensor drops the last bin", created="2026-04-09T12:00:00Z")
+    fix = item(44, "Keep the last bin in histogram", "Fixes #43", kind="pull_request", created="2026-04-09T13:00:00Z")
     result = run(closed, reopened, fix)
     assert result[closed.id].canonical == reopened.id and result[reopened.id].canonical is None
     assert relations(result[reopened.id], "fixed_by") == [fix.id]

@@ -247,12 +247,12 @@ def test_an_issue_named_on_a_line_of_its_own_is_what_the_pr_fixes() -> None:
 
 
 def test_a_fix_whose_title_ends_with_an_issue_s_number_fixes_that_issue() -> None:
-    bug = item(210, "Compiled clamp reuses a stale float bound")
-    first = item(211, "Let clamp take symbolic floats", kind="pull_request")
-    fix = item(212, "Fix stale float bounds in clamp (#210)", body="The bound was baked in.", kind="pull_request")
-    own = item(213, "Fix the bound check in clamp (#213)", kind="pull_request")
-    reland = item(214, "Fix symbolic floats in clamp again (#211)", kind="pull_request")
-    feature = item(215, "Add a float bound cache (#210)", kind="pull_request")
+    bug = item(210, "Compiled pooling reads a cached window size")
+    first = item(211, "Let pooling take symbolic sizes", kind="pull_request")
+    fix = item(212, "Fix the cached window in pooling (#210)", body="The size was baked in.", kind="pull_request")
+    own = item(213, "Fix the size check in pooling (#213)", kind="pull_request")
+    reland = item(214, "Fix symbolic sizes in pooling again (#211)", kind="pull_request")
+    feature = item(215, "Add a window size cache (#210)", kind="pull_request")
     result = run(bug, first, fix, own, reland, feature)
     assert relations(result[bug.id], "fixed_by") == [fix.id]
     # its own number, a PR's number (a reland names its first version) and a change that does not

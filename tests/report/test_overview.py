@@ -102,7 +102,7 @@ def test_a_story_is_told_in_the_area_its_title_tag_names() -> None:
         [
             item(
                 5301,
-                "[ROCm] expandable segments in the CUDA caching allocator give NaN in bf16 training",
+                "[ROCm] the CUDA caching allocator hands out stale blocks after a graph replay",
                 WRONG,
                 labels=["module: rocm", "module: CUDACachingAllocator"],
             )
@@ -119,7 +119,7 @@ def test_a_story_without_a_title_tag_is_told_in_the_area_a_triager_labelled() ->
         [
             item(
                 5302,
-                "Unpinning checkpoint buffers passes a tensor where an address is expected",
+                "Resharded checkpoint loads write shard two into shard one",
                 f"{WRONG}\n\ncc @ezyang @zou3519",
                 labels=["oncall: distributed checkpointing"],
             )

@@ -373,7 +373,7 @@ def facts(item: Item, body: Body) -> Facts:
         versions=_most_specific(
             f"{name} {match}" for name, pattern in VERSION_PATTERNS for match in pattern.findall(text)
         )[:6],
-        # A link's anchor is no hardware: "…/Copy.cpp#L39-L40" names lines, not an L40.
+        # A link's anchor is no hardware: "…/kernel.cu#L10-L40" names lines, not an L40.
         hardware=_distinct(HARDWARE.findall(URL.sub(" ", text)))[:4],
         numbers=_distinct(" ".join(n.split()) for n in NUMBER.findall(text))[:8],
         comparisons=comparisons(text),

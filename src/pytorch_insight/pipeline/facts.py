@@ -196,7 +196,7 @@ class FactExtractor:
                     add(kind, sentence, found[1])
 
 
-# "Default path (...): typically safe", "H100 is unaffected": the place named is the one not hit, which
+# "the default config is safe", "H100 is unaffected": the place named is the one not hit, which
 # weighs nothing as context and, quoted as "mentions …", would read as if it were.
 SPARED = re.compile(
     r"\b(?:unaffected|not (?:affected|impacted|reproducible)|(?:typically|is|are|remains?|stays?|looks?) safe|"

@@ -163,7 +163,7 @@ def umbrella(target: Assessment | None) -> bool:
     return target is not None and bool(UMBRELLA.search(target.item.title or ""))
 
 
-# "Fix stale float specialization (#194976)": PyTorch titles end in "(#N)", most often the PR's own
+# "Fix the cached bound in pooling (#N)": PyTorch titles end in "(#N)", most often the PR's own
 # number (or, in a reland, the first version's); another number that is an issue of the window, on
 # a fix, is the issue it fixes.
 TITLE_NUMBER = re.compile(r"\(#(\d+)\)\s*$")

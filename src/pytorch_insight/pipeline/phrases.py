@@ -293,8 +293,8 @@ NOT_REPRODUCED = re.compile(
     r"(?:reproduc|trigger|observ|see|hit)\w*\s+(?:the\s+|a\s+|an\s+|any\s+)?$"
 )
 # "are safely rejected with a ValueError", "so the load errors out early", "should raise an error": an
-# error a change brings in, or one the author expects, is the behaviour wanted, not a failure. "So we
-# continue to error out for these two": an error the authors keep on purpose, the change's limit.
+# error a change brings in, or one the author expects, is the behaviour wanted, not a failure. "For
+# the other formats we continue to raise": an error the authors keep on purpose, the change's limit.
 WANTED_ERROR_BEFORE = re.compile(
     r"\b(?:should|must|safely|explicitly|properly|cleanly|gracefully|reject\w*)\s+(?:\S+\s+){0,3}?[`'\"(]*$|"
     r"\bwe\s+(?:will\s+|would\s+)?continue\s+to\s+$"
@@ -352,7 +352,7 @@ def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
     )
     magnitude = MAGNITUDE.search(plain) if measured else None
     if magnitude is not None and HEDGED.search(plain, 0, magnitude.start()):
-        magnitude = None  # "It may get ~20% improvement": a figure hoped for, not one measured
+        magnitude = None  # "this may give a 15% speedup": a figure hoped for, not one measured
     stated: list[tuple[str, str]] = []
     # Most sentences state nothing: one scan for the triggers saves running every pattern.
     triggered = {kind for trigger in TRIGGER_SCAN.findall(lowered) for kind in TRIGGER_KINDS[trigger]}
