@@ -293,7 +293,7 @@ def _laid_out(part: str) -> str:
     return "\n".join(line[indent:] for line in lines)
 
 
-# A stop, perhaps inside a closing bracket, quote or emphasis: "(CWE-121).", "“…done.”".
+# A stop, perhaps inside a closing bracket, quote or emphasis: "(see #1).", "“…done.”".
 STOPS = (".", "!", "?", ":", ";", ",", "…")
 CLOSERS = ")]\"'”`*"
 
@@ -306,8 +306,8 @@ def join_sentences(found: list[str]) -> str:
     for sentence in found:
         laid_out = "\n" in sentence
         if text:
-            run_on = sentence[:1].islower() or text.rstrip(CLOSERS).endswith(STOPS)
-            text += "\n" if laid_out or after_lines else " " if run_on else "; "
+            spaced = sentence[:1].islower() or text.rstrip(CLOSERS).endswith(STOPS)
+            text += "\n" if laid_out or after_lines else " " if spaced else "; "
         text, after_lines = text + sentence, laid_out
     return text
 

@@ -357,9 +357,9 @@ def rank(
         weeks = len(load_picks(picks.model).card.get("weeks", []))
         # A leaning towards an edge case keeps the rules from calling a story red, not the model
         # learned from what experts called red: only an edge case something states blocks it.
-        edge = set(profile.ranking.red_blocked)
+        edge, always = set(profile.ranking.red_blocked), set(profile.ranking.red_always)
         blocked = {a.id for a in assessments if kinds[a.id] & edge and story_kinds(a, by_id, hints=False) & edge}
-        kept = {i for i, found in kinds.items() if found & set(profile.ranking.red_always)}
+        kept = {i for i, found in kinds.items() if found & always}
         weigh_high(assessments, picks, weeks, profile.ranking.base, blocked, kept)
         for assessment in assessments:
             weigh_pick(assessment, picks, weeks, profile.ranking.base.get(assessment.item.kind, 1.0))
