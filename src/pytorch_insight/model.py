@@ -170,15 +170,21 @@ def derived_item_id(line: dict[str, Any]) -> str | None:
     return None
 
 
-# The comments after a report's moment on an item whose close carries no date (`report.asof`).
+# The comments after a report's moment on an item set back to that moment (`report.asof`).
 LATER_COMMENTS = "comments_after_moment"
+
+
+def later_comments(item: Item) -> list[Comment]:
+    """The comments an item set back to a moment had after it: not its discussion then, but what
+    the data holds beside it."""
+    return [Comment.model_validate(comment) for comment in (item.model_extra or {}).get(LATER_COMMENTS) or []]
 
 
 def closing_thread(item: Item) -> list[Comment]:
     """The comments that may tell how a closed item closed: its own and, where the close is undated
     and the item was set back to a moment, the later ones that came with that state."""
-    later = (item.model_extra or {}).get(LATER_COMMENTS) or []
-    return item.comments + [Comment.model_validate(comment) for comment in later]
+    undated = item.state != "open" and not item.closed and not item.merged
+    return item.comments + (later_comments(item) if undated else [])
 
 
 def merge_comments(old: list[Comment], new: list[Comment]) -> list[Comment]:

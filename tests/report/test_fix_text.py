@@ -258,6 +258,33 @@ def test_the_last_comment_naming_a_pr_is_the_one_quoted() -> None:
     assert entry.fix_text == f"no fix PR linked to it in the collected data; a comment names a PR (vendor: “{fix}”)"
 
 
+def test_a_pr_named_only_after_the_window_bounds_the_no_fix_pr_said_by_its_end() -> None:
+    # Told as of the window's end, the issue has no fix; the data holds a comment two weeks later
+    # naming one, so "no fix PR in the collected data" would read false beside it.
+    fix = "https://github.com/pytorch/pytorch/pull/930 adds the missing fallback path."
+    bug = item(
+        54,
+        "The pooling layer fails on the new accelerator",
+        "Pooling raises an error on the new accelerator.",
+        comments=[
+            Comment(author="triager", date="2026-04-09", body="Reproduced on the nightly."),
+            Comment(author="vendor", date="2026-04-27", body=f"{fix}\n\nAll 24 tests pass here."),
+        ],
+    )
+    then = as_of(bug, WINDOW.end)
+    assert [c.author for c in then.comments] == ["triager"]  # the later comment is no part of the week
+    report = report_of([then], window=WINDOW)
+    [entry] = [e for e in report.focus if e.ref == "#54"]
+    assert entry.fix_text == (
+        f"no fix PR linked to it by the window's end; a later comment names a PR (vendor, 2026-04-27: “{fix}”)"
+    )
+    assert "its thread mentions a PR" in " ".join(theme.text for theme in report.overview.themes)
+    # without a later comment naming one, the plain wording stands
+    quiet = as_of(bug.model_copy(update={"comments": bug.comments[:1]}), WINDOW.end)
+    [entry] = [e for e in report_of([quiet], window=WINDOW).focus if e.ref == "#54"]
+    assert entry.fix_text == "no fix PR referenced in the collected data"
+
+
 def test_a_closed_pr_a_later_pr_relands_is_said_to_be_relanded() -> None:
     body = "The allocator crashes with a segfault on exit when a stream is still pending."
     original = item(60, "Fix a crash in the allocator on exit", body, kind="pull_request", state="closed")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from pytorch_insight.analysis.model import AnalysisContext, FixState
 from pytorch_insight.config import Profile
-from pytorch_insight.model import Item, closing_thread, github_item_id
+from pytorch_insight.model import Comment, Item, closing_thread, github_item_id
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import excerpt, sentences, shorten
 
@@ -65,17 +65,19 @@ PR_OPENED = re.compile(
 PR_NAMED = re.compile(r"https?://github\.com/[\w.-]+/[\w.-]+/pull/\d+|\b(?:pr|pull request)\s*#\d+", re.I)
 
 
-def pr_named(item: Item, profile: Profile) -> str:
+def pr_named(comments: list[Comment], profile: Profile, dated: bool = False) -> str:
     """ "author: sentence" of the last comment naming a PR (the data holds no link of the issue to
-    it, so whether it fixes the issue is only what that sentence says); "" if none does. The last:
-    an early comment names the PR that caused a problem or a related attempt, a late one the fix."""
-    for comment in reversed(item.comments):
+    it, so whether it fixes the issue is only what that sentence says), with the comment's date
+    after the author if `dated`; "" if none does. The last: an early comment names the PR that
+    caused a problem or a related attempt, a late one the fix."""
+    for comment in reversed(comments):
         body = comment.body or ""
         if profile.is_bot(comment.author) or not PR_NAMED.search(body):
             continue
         sentence = next((s for s in sentences(body) if PR_NAMED.search(s)), "")
         if sentence and "\n" not in sentence:
-            return f"{comment.author or '?'}: “{shorten(sentence, 2 * MERGE_QUOTE)}”"
+            when = f", {comment.date[:10]}" if dated and comment.date else ""
+            return f"{comment.author or '?'}{when}: “{shorten(sentence, 2 * MERGE_QUOTE)}”"
     return ""
 
 

@@ -71,6 +71,9 @@ class Analysis(BaseModel):
     pr_mentioned: str = ""
     # An issue with no fix PR in the data whose thread names a PR (by its URL or "PR #N"): "author: words".
     pr_named: str = ""
+    # An issue no PR or comment of the window links to a fix whose comments after the window name a PR:
+    # "author, date: words" ("no fix PR" by the window's end stays true, but the data holds more).
+    pr_named_later: str = ""
     # A closed PR of the story whose thread says another change replaced it or it was abandoned: the words.
     superseded: str = ""
     # A closed PR of the story whose thread says it landed ("the diff has been landed D123"): the words.

@@ -27,7 +27,7 @@ from pytorch_insight.analysis.model import (
 )
 from pytorch_insight.analysis.roles import RoleModel, load_role_model
 from pytorch_insight.analysis.workaround import find_workaround
-from pytorch_insight.model import Item
+from pytorch_insight.model import Item, later_comments
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import (
     LETTER,
@@ -150,10 +150,12 @@ class RuleAnalyser:
             # dependency's release the data does not hold): "no landed fix" would then be false.
             analysis.fixed_said = fixed_said(item, context.profile)
             if not refs:
-                analysis.pr_named = pr_named(item, context.profile)
+                analysis.pr_named = pr_named(item.comments, context.profile)
                 analysis.pr_mentioned = "" if analysis.pr_named else pr_mentioned(item, context.profile)
+                if not (analysis.pr_named or analysis.pr_mentioned):
+                    analysis.pr_named_later = pr_named(later_comments(item), context.profile, dated=True)
                 analysis.similar_prs = similar_prs(assessment, context)
-            for field in ("pr_named", "pr_mentioned", "fixed_said"):
+            for field in ("pr_named", "pr_mentioned", "pr_named_later", "fixed_said"):
                 if getattr(analysis, field):
                     analysis.said_in[field] = item.id
         if state == "closed" and item.kind == "pull_request":

@@ -4,9 +4,10 @@ A report of a past window must describe that window, not what happened after it:
 week after is still open in this week's report, a comment written later is not part of its
 discussion, an issue reopened later was closed then. The store holds items as last collected,
 so every report (and the follow-up's "now") sets them back to the end of its window. What carries
-no date (labels, a state without a close or merge time) stays as collected; so do the words that
-tell how such an undated close came about ("the diff has been landed"), set aside from the
-discussion but kept for reading the close (`model.closing_thread`)."""
+no date (labels, a state without a close or merge time) stays as collected. Later comments are set
+aside from the discussion, not dropped: they may tell how such an undated close came about ("the
+diff has been landed", `model.closing_thread`), and a statement bounded by the window's end must
+not hide what the data holds after it."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ from pytorch_insight.window import Window, parse_timestamp
 def as_of(item: Item, moment: datetime) -> Item:
     """The item as it stood at `moment`, as far as its dates tell: a merge or close dated later is
     undone, later comments and timeline events dropped, a reopening after `moment` of an item
-    closed before it undone; an undated state stays as collected, and so do the later comments,
-    apart, that may say how it closed."""
+    closed before it undone; an undated state stays as collected. Later comments are kept apart
+    (`model.later_comments`)."""
     changes: dict[str, Any] = {}
     for name in ("merged", "closed"):
         if _after(getattr(item, name), moment):
@@ -36,11 +37,10 @@ def as_of(item: Item, moment: datetime) -> Item:
     comments = [comment for comment in item.comments if not _after(comment.date, moment)]
     if len(comments) != len(item.comments):
         changes["comments"] = comments
-        if item.state != "open" and not item.closed and not item.merged:
-            # The state and these comments come from the same later collection: if the close was
-            # after `moment` the report says "closed" anyway, so its words of how must not be lost.
-            later = [comment.model_dump() for comment in item.comments if _after(comment.date, moment)]
-            changes[LATER_COMMENTS] = later
+        # Kept apart, not lost: an undated close's state comes from the same later collection as
+        # these comments, so they may tell how it closed; and a report that says "no fix PR" by the
+        # window's end must not hide a later comment naming one.
+        changes[LATER_COMMENTS] = [comment.model_dump() for comment in item.comments if _after(comment.date, moment)]
     refs = (item.model_extra or {}).get("timeline_refs")
     if isinstance(refs, list):
         kept = [ref for ref in refs if not _ref_after(ref, moment)]

@@ -53,6 +53,11 @@ class FixWords:
             # "no fix PR referenced" would be false: a comment names one the window does not hold.
             closed = "fix_closed_named" if analysis.fix_state == "closed" else "fix_none_named"
             return self.t(closed, quote=analysis.pr_named) + thread
+        if analysis.pr_named_later:
+            # Still none by the window's end; said without that bound, it reads as false beside the
+            # later comment the data holds.
+            closed = "fix_closed_named_later" if analysis.fix_state == "closed" else "fix_none_named_later"
+            return self.t(closed, quote=analysis.pr_named_later) + thread
         if analysis.fix_state == "closed" and analysis.fixed_said:
             # Whether its PRs landed is unknown (or there are none), but the thread says the problem
             # is gone: say that too.

@@ -147,6 +147,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已在 GitHub 上关闭，收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
         "en": "closed on GitHub; no fix PR linked to it in the collected data; a comment names a PR ({quote})",
     },
+    "fix_none_named_later": {
+        "zh": "截至本期结束，没有与之关联的修复 PR；此后的一条评论提到了一个 PR（{quote}）",
+        "en": "no fix PR linked to it by the window's end; a later comment names a PR ({quote})",
+    },
+    "fix_closed_named_later": {
+        "zh": "已在 GitHub 上关闭；截至本期结束，没有与之关联的修复 PR；此后的一条评论提到了一个 PR（{quote}）",
+        "en": "closed on GitHub; no fix PR linked to it by the window's end; a later comment names a PR ({quote})",
+    },
     "fix_unconfirmed": {
         "zh": "问题仍开放；其修复 PR 已在 GitHub 上关闭，收集到的数据无法确认是否已合入：{refs}",
         "en": "still open; its fix PRs are closed on GitHub and the collected data does not show whether they "

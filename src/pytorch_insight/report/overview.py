@@ -162,7 +162,7 @@ class OverviewWriter:
             return say("ov_issue_fix_closed", ref=ref, title=title, fix=fix)
         if state == "referenced":
             return say("ov_issue_referenced", ref=ref, title=title, fix=self.refs(list(analysis.fix_ref_states)))
-        if analysis.pr_named or analysis.pr_mentioned:  # "no fix PR" would be false: its thread names one
+        if analysis.pr_named or analysis.pr_mentioned or analysis.pr_named_later:  # "no fix PR" would read false
             return say("ov_issue_pr_in_thread", ref=ref, title=title)
         if analysis.similar_prs:  # nor where a PR is titled after the same problem
             return say("ov_issue_similar_pr", ref=ref, title=title, fix=self.refs(list(analysis.similar_prs)))
