@@ -67,3 +67,19 @@ def test_import_dates_undated_lines_and_names_them(tmp_path: Path, capsys: pytes
     }
     assert set(stored) == {1, 2, 3, 4}
     assert stored[2].created.startswith("2026-06-01")
+
+
+def test_a_report_shows_an_inferred_date_as_estimated_never_as_known() -> None:
+    from pytorch_insight.report.render import render_markdown
+    from tests.report.fixtures import WINDOW, report_of
+
+    items, _ = date_items(
+        [item(10, "thread 10", created="2026-04-08T08:00:00Z"), undated(11), item(12, created="2026-04-09T09:00:00Z")]
+    )
+    report = report_of(items, window=WINDOW)
+    rows = {row.ref: row for group in report.activity for row in group.rows}
+    assert (rows["#11"].date, rows["#11"].date_estimated) == ("2026-04-08", True)
+    assert not rows["#10"].date_estimated
+    text = render_markdown(report)
+    assert "≈2026-04-08 (estimated)" in text
+    assert text.count("(estimated)") == sum(e.created_estimated for e in report.focus) + 1

@@ -285,6 +285,29 @@ def test_a_pr_named_only_after_the_window_bounds_the_no_fix_pr_said_by_its_end()
     assert entry.fix_text == "no fix PR referenced in the collected data"
 
 
+def test_a_test_that_closes_a_report_is_named_with_what_it_says_of_the_fix() -> None:
+    # A PR adding only a test says "Fixes #N" and that the problem is gone: the closed report is
+    # not said to have no fix PR, and the words are quoted as that PR's, not a comment's.
+    gone = "The shutdown race was removed on main last week, so the hang no longer happens."
+    bug = item(70, "The profiler hangs on exit with two streams", "The profiler hangs at exit.", state="closed")
+    test = item(
+        71,
+        "Add a regression test for the profiler exit",
+        f"Fixes #70\n\n{gone} This keeps a test of it.",
+        kind="pull_request",
+        state="closed",
+    )
+    report = report_of([bug, test], window=WINDOW)
+    [entry] = [e for e in report.focus if e.ref == "#70"]
+    assert entry.fix_text == (
+        f"closed on GitHub; PRs that reference it: #71 (closed, landing unconfirmed); #71 says it is fixed (“{gone}”)"
+    )
+    assert "PRs reference it, but no fix is shown landing" in entry.action_text
+    assert "no fix PR" not in entry.action_text
+    overview = " ".join(theme.text for theme in report.overview.themes)
+    assert "and was closed; #71 says it is fixed" in overview
+
+
 def test_a_closed_pr_a_later_pr_relands_is_said_to_be_relanded() -> None:
     body = "The allocator crashes with a segfault on exit when a stream is still pending."
     original = item(60, "Fix a crash in the allocator on exit", body, kind="pull_request", state="closed")

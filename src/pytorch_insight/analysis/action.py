@@ -85,7 +85,9 @@ def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Sugges
             because = "because_fixed_said_linked" if analysis.fixed_said else "because_closed_linked"
             return Suggestion("track", "P1" if high else "P2", "do_check_landed", because, refs[0])
         because = "because_fixed_said" if analysis.fixed_said else "because_closed_issue"
-        if not analysis.fixed_said and (analysis.pr_named or analysis.pr_mentioned or analysis.pr_named_later):
+        if analysis.fix_ref_states:  # "no fix PR" reads as false beside a PR that names it (a test's "Fixes #N")
+            because = "because_fixed_said_referenced" if analysis.fixed_said else "because_closed_referenced"
+        elif not analysis.fixed_said and (analysis.pr_named or analysis.pr_mentioned or analysis.pr_named_later):
             because = "because_closed_pr_in_thread"  # "links no fix PR" reads as false beside it
         return Suggestion("track", "P1" if high else "P2", "do_check_closed", because, own)
     if analysis.fix_state == "unconfirmed" and refs:  # its fix PR closed: landed or not, the data cannot tell

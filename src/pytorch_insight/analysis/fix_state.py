@@ -41,7 +41,7 @@ def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixStat
         # The item's own state, not its fix PRs', says whether it is closed.
         return ("closed", refs) if item.state in ("closed", "merged", "landed") else ("unconfirmed", refs)
     # A closed report stays closed when only the window's PRs name it: the report says they do.
-    if timeline_prs(item) or (linked("named_by") and item.state != "closed"):
+    if timeline_prs(item) or ((linked("named_by") or linked("tested_by")) and item.state != "closed"):
         return "referenced", list(referencing_prs(assessment, context))
     tracked = [r.target for r in assessment.relations if r.type == "tracks"]
     if tracked and item.state != "closed":
@@ -145,7 +145,9 @@ LANDED_SAID = re.compile(r"\b(?:has been|have been|was|got)\s+(?:landed|merged)\
 # release, a PR of another repository). Not "is this fixed?", "not fixed", "should be fixed".
 FIXED_SAID = re.compile(
     r"\b(?:is|was|has been|have been|got|now|already)\s+(?:\w+\s+)?fixed\b(?!\?)"
-    r"|\bfixed\s+(?:in|by|with|on|since)\s+(?:the\s+)?(?:latest|nightly|nightlies|main|trunk|release|version|v?\d)",
+    r"|\bfixed\s+(?:in|by|with|on|since)\s+(?:the\s+)?(?:latest|nightly|nightlies|main|trunk|release|version|v?\d)"
+    # "so the abort no longer happens": the problem is said to be gone
+    r"|\bno longer\s+(?:happens|occurs|reproduces|repros|crashes|aborts|hangs)\b",
     re.I,
 )
 HEDGED = re.compile(r"\b(?:should|may|might|could|would|maybe|probably|if|whether|hopefully|not|never|n['’]t)\b", re.I)
@@ -156,12 +158,27 @@ def fixed_said(item: Item, profile: Profile) -> str:
     plainly (a hedge or a question is no statement)."""
     if item.state != "closed":
         return ""
+    return last_said(item, profile.is_bot, said_fixed)
 
-    def plainly(sentence: str) -> re.Match[str] | None:
-        match = FIXED_SAID.search(sentence)
-        return match if match and "\n" not in sentence and not HEDGED.search(sentence[: match.end()]) else None
 
-    return last_said(item, profile.is_bot, plainly)
+def said_fixed(sentence: str) -> re.Match[str] | None:
+    """Where a sentence plainly says a problem is fixed (one line, no hedge or negation before it)."""
+    match = FIXED_SAID.search(sentence)
+    return match if match and "\n" not in sentence and not HEDGED.search(sentence[: match.end()]) else None
+
+
+def fixed_said_by_tests(assessment: Assessment, context: AnalysisContext) -> tuple[str, str]:
+    """(the words, the PR) of a PR that closes the report while adding only tests and whose
+    description says the problem is gone ("that path has since been removed on trunk, so the abort
+    no longer happens"); ("", "") when none does. Such a PR is no fix, but it says how it closed."""
+    for relation in assessment.relations:
+        pr = context.by_id.get(relation.target)
+        if relation.type != "tested_by" or pr is None:
+            continue
+        for sentence in sentences(pr.item.body or ""):
+            if match := said_fixed(sentence):
+                return excerpt(sentence, match.group(0), MERGE_QUOTE), pr.id
+    return "", ""
 
 
 def superseded(item: Item, profile: Profile) -> str:
@@ -206,10 +223,10 @@ def last_said(item: Item, skip: Callable[[str | None], bool], find: Callable[[st
 
 def referencing_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:
     """PR id -> state for the PRs that reference the issue: its timeline's, and those of the window
-    whose description names it."""
+    whose description names it (a PR adding only tests for it among them)."""
     found = timeline_prs(assessment.item)
     for relation in assessment.relations:
-        if relation.type == "named_by" and (pr := context.by_id.get(relation.target)) is not None:
+        if relation.type in ("named_by", "tested_by") and (pr := context.by_id.get(relation.target)) is not None:
             found.setdefault(pr.id, pr_state(pr))
     return found
 

@@ -10,6 +10,7 @@ from pytorch_insight.analysis.causes import describes_change, measures, root_cau
 from pytorch_insight.analysis.fix_state import (
     fix_state,
     fixed_said,
+    fixed_said_by_tests,
     pr_mentioned,
     pr_named,
     referencing_prs,
@@ -149,15 +150,20 @@ class RuleAnalyser:
             # A closed report's thread may say it is fixed, with or without linked PRs (by a
             # dependency's release the data does not hold): "no landed fix" would then be false.
             analysis.fixed_said = fixed_said(item, context.profile)
+            said_by = item.id
+            if not analysis.fixed_said and state == "closed":
+                analysis.fixed_said, said_by = fixed_said_by_tests(assessment, context)
             if not refs:
                 analysis.pr_named = pr_named(item.comments, context.profile)
                 analysis.pr_mentioned = "" if analysis.pr_named else pr_mentioned(item, context.profile)
                 if not (analysis.pr_named or analysis.pr_mentioned):
                     analysis.pr_named_later = pr_named(later_comments(item), context.profile, dated=True)
                 analysis.similar_prs = similar_prs(assessment, context)
-            for field in ("pr_named", "pr_mentioned", "pr_named_later", "fixed_said"):
+            for field in ("pr_named", "pr_mentioned", "pr_named_later"):
                 if getattr(analysis, field):
                     analysis.said_in[field] = item.id
+            if analysis.fixed_said:
+                analysis.said_in["fixed_said"] = said_by
         if state == "closed" and item.kind == "pull_request":
             analysis.relanded_by = [r.target for r in assessment.relations if r.type == "relanded_by"]
         if state in ("closed", "unconfirmed"):

@@ -16,7 +16,7 @@ from pytorch_insight.analysis.code import downstream_uses
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
-from pytorch_insight.model import Relation, SourceStatus, short_ref
+from pytorch_insight.model import Item, Relation, SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
 from pytorch_insight.pipeline.link import partial_fix, shared_name
 from pytorch_insight.pipeline.rank import INHERITED, severity_sharers
@@ -199,6 +199,7 @@ class _Builder:
             url=item.url,
             author=item.author,
             created=(item.created or "")[:10] or None,
+            created_estimated=estimated(item),
             areas=self.areas(assessment),
             analysis=analysis,
             fix_text=fix_text,
@@ -314,6 +315,7 @@ class _Builder:
                     title=a.item.title or "",
                     url=a.item.url,
                     date=(a.item.created or "")[:10] or None,
+                    date_estimated=estimated(a.item),
                     areas=self.areas(a),
                     priority=a.priority,
                     summary=self.one_lines[a.id],
@@ -356,6 +358,7 @@ class _Builder:
             title=item.title,
             author=item.author,
             created=(item.created or "")[:10] or None,
+            created_estimated=estimated(item),
             state=item.state,
             areas=assessment.areas,
             area_evidence=assessment.area_evidence,
@@ -440,3 +443,8 @@ def build_report(
     # Every format is rendered from this document, so this is where source text is made public:
     # control characters and bidirectional overrides out, secrets and tokens redacted.
     return scrub_document(report)
+
+
+def estimated(item: Item) -> bool:
+    """Whether the item's creation date was inferred at import, not collected (`dating`)."""
+    return bool((item.model_extra or {}).get("created_estimate"))

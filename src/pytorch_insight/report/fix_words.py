@@ -63,6 +63,13 @@ class FixWords:
             # is gone: say that too.
             if refs:
                 return self.t("fix_closed_linked_fixed_said", refs=refs, quote=analysis.fixed_said) + thread
+            if states:  # "no fix PR in the collected data" reads as false beside a PR that says "Fixes #N"
+                source = analysis.said_in.get("fixed_said")
+                by = self.ref(source) if source in analysis.fix_ref_states else self.t("by_a_comment")
+                words = self.t(
+                    "fix_closed_referenced_fixed_said", refs=self.join(states), by=by, quote=analysis.fixed_said
+                )
+                return words + thread
             return self.t("fix_closed_fixed_said", quote=analysis.fixed_said) + thread
         if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
             # A report closed with no fix in the data: whether it "landed" is no question for it; PRs

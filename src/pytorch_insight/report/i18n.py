@@ -47,6 +47,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason": {"zh": "入选原因", "en": "Why it is here"},
     "meta": {"zh": "类型 {kind} · 作者 {author} · {date}", "en": "{kind} · by {author} · {date}"},
     "link": {"zh": "链接", "en": "Link"},
+    # A date the import inferred from the item's number or activity (`dating`), never shown as known.
+    "date_estimated": {"zh": "约 {date}（推定）", "en": "≈{date} (estimated)"},
     "no_focus": {"zh": "本期没有进入重点关注的条目。", "en": "Nothing reached the focus list this period."},
     "col_title": {"zh": "标题", "en": "Title"},
     "col_lang": {"zh": "语言", "en": "Language"},
@@ -143,6 +145,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已在 GitHub 上关闭，收集到的数据中没有修复 PR；讨论中有人说它已修复（“{quote}”）",
         "en": "closed on GitHub; no fix PR in the collected data, and a comment says it is fixed (“{quote}”)",
     },
+    "fix_closed_referenced_fixed_said": {
+        "zh": "已在 GitHub 上关闭；引用它的 PR：{refs}；{by}说它已修复（“{quote}”）",
+        "en": "closed on GitHub; PRs that reference it: {refs}; {by} says it is fixed (“{quote}”)",
+    },
+    "by_a_comment": {"zh": "讨论中有人", "en": "a comment"},
     "fix_closed_named": {
         "zh": "已在 GitHub 上关闭，收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
         "en": "closed on GitHub; no fix PR linked to it in the collected data; a comment names a PR ({quote})",
@@ -245,8 +252,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "check whether {ref} was reverted, whether it landed again since, and which of the two your build has",
     },
     "do_check_landed": {
-        "zh": "确认 {ref} 是否已合入（PyTorch 常在合入后关闭 PR），若已合入，确认你的构建包含它",
-        "en": "check whether {ref} landed (PyTorch often closes the PRs it lands) and, if so, that your build has it",
+        "zh": "确认 {ref} 是否已合入，若已合入，确认你的构建包含它",
+        "en": "check whether {ref} landed and, if so, that your build has it",
     },
     "do_nothing": {"zh": "无需行动", "en": "nothing to do"},
     # Why the urgency is what it is: harm as the sources state it, and where the fix stands.
@@ -302,6 +309,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_fixed_said_linked": {
         "zh": "已关闭，讨论中有人说它已修复，但数据无法确认关联 PR 是否已合入",
         "en": "closed, and a comment says it is fixed; whether its linked PRs landed is not shown",
+    },
+    "because_fixed_said_referenced": {
+        "zh": "已关闭，有人说它已修复；有 PR 引用它，但数据中看不出哪个修复已合入",
+        "en": "closed, and it is said to be fixed; PRs reference it, but no fix is shown landing",
+    },
+    "because_closed_referenced": {
+        "zh": "已关闭；有 PR 引用它，但数据中看不出哪个修复已合入",
+        "en": "closed; PRs reference it, but no fix is shown landing",
     },
     "because_fixed_said": {
         "zh": "已关闭，讨论中有人说它已修复，数据中没有修复 PR",

@@ -40,6 +40,7 @@ class ReportItem(BaseModel):
     title: str | None
     author: str | None
     created: str | None
+    created_estimated: bool = False  # no creation date was collected: `created` is inferred (`dating`)
     state: str | None
     areas: list[str]
     area_evidence: dict[str, list[str]]
@@ -74,6 +75,7 @@ class FocusEntry(BaseModel):
     url: WebUrl
     author: str | None
     created: str | None
+    created_estimated: bool = False
     areas: list[str]
     analysis: Analysis
     fix_text: str
@@ -111,6 +113,7 @@ class ActivityRow(BaseModel):
     title: str
     url: WebUrl
     date: str | None
+    date_estimated: bool = False
     areas: list[str]
     priority: str
     summary: str

@@ -157,6 +157,9 @@ class OverviewWriter:
         if state == "open" and fix:
             return say("ov_issue_fixing", ref=ref, title=title, fix=fix)
         if state == "closed":
+            if analysis.fixed_said and not self.said_of_itself(analysis, "fixed_said", entry.id):
+                by = self.ref(analysis.said_in["fixed_said"])  # a PR naming it, not a comment, says so
+                return say("ov_issue_closed_fixed_said_by", ref=ref, title=title, by=by)
             return say("ov_issue_closed_fixed_said" if analysis.fixed_said else "ov_issue_closed", ref=ref, title=title)
         if state == "unconfirmed" and fix:  # still open, its fix PRs closed: never "no fix PR"
             return say("ov_issue_fix_closed", ref=ref, title=title, fix=fix)

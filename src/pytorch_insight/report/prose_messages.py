@@ -118,6 +118,10 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "{ref} 报告了{title}{whom}，已关闭，讨论中有人说它已修复",
         "en": "{ref} reported {title}{whom} and was closed; a comment says it is fixed",
     },
+    "ov_issue_closed_fixed_said_by": {
+        "zh": "{ref} 报告了{title}{whom}，已关闭，{by} 说它已修复",
+        "en": "{ref} reported {title}{whom} and was closed; {by} says it is fixed",
+    },
     "ov_issue_closed": {
         "zh": "{ref} 报告了{title}{whom}，已关闭，但数据中看不出修复是否合入",
         "en": "{ref} reported {title}{whom} and was closed, though the data does not show a fix landing",
