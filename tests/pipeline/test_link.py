@@ -94,9 +94,9 @@ def test_a_bare_link_to_an_umbrella_is_a_piece_of_its_work_not_its_fix() -> None
 
 
 def test_a_change_that_only_adds_a_test_is_part_of_the_story_not_its_fix() -> None:
-    bug = item(110, "torch.foo aborts the process on an empty queue")
+    bug = item(110, "torch.foo hangs on an empty queue")
     test = item(111, "Add regression test for torch.foo on an empty queue", body="Fixes #110", kind="pull_request")
-    fix = item(112, "[core] Drop noexcept from the size computation", body="Fixes #110", kind="pull_request")
+    fix = item(112, "[core] Release the queue lock before waiting", body="Fixes #110", kind="pull_request")
     result = run(bug, test, fix)
     assert relations(result[bug.id], "fixed_by") == [fix.id]
     assert relations(result[bug.id], "tested_by") == [test.id]

@@ -146,7 +146,7 @@ LANDED_SAID = re.compile(r"\b(?:has been|have been|was|got)\s+(?:landed|merged)\
 FIXED_SAID = re.compile(
     r"\b(?:is|was|has been|have been|got|now|already)\s+(?:\w+\s+)?fixed\b(?!\?)"
     r"|\bfixed\s+(?:in|by|with|on|since)\s+(?:the\s+)?(?:latest|nightly|nightlies|main|trunk|release|version|v?\d)"
-    # "so the abort no longer happens": the problem is said to be gone
+    # "since the rewrite, the hang no longer reproduces": the problem is said to be gone
     r"|\bno longer\s+(?:happens|occurs|reproduces|repros|crashes|aborts|hangs)\b",
     re.I,
 )
@@ -169,8 +169,8 @@ def said_fixed(sentence: str) -> re.Match[str] | None:
 
 def fixed_said_by_tests(assessment: Assessment, context: AnalysisContext) -> tuple[str, str]:
     """(the words, the PR) of a PR that closes the report while adding only tests and whose
-    description says the problem is gone ("that path has since been removed on trunk, so the abort
-    no longer happens"); ("", "") when none does. Such a PR is no fix, but it says how it closed."""
+    description says the problem is gone ("the faulty check left main last month, so the crash no
+    longer happens"); ("", "") when none does. Such a PR is no fix, but it says how it closed."""
     for relation in assessment.relations:
         pr = context.by_id.get(relation.target)
         if relation.type != "tested_by" or pr is None:
