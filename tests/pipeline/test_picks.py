@@ -1,6 +1,7 @@
 """The pick model orders the list after priorities are set: it moves scores by its log-odds, raises a
-likely pick from low to medium with a reason that names it; its high class makes the few items of a
-week most like the experts' high-priority ones red, and a red item unlike them medium."""
+likely pick from low to medium with a reason that names it, and to high when its points pass the high
+bar of a story its text makes red-eligible; its high class makes the few items of a week most like
+the experts' high-priority ones red, and a red item unlike them medium."""
 
 from __future__ import annotations
 
@@ -175,3 +176,18 @@ def test_a_leaning_towards_an_edge_case_is_no_statement_of_one() -> None:
     assert story_kinds(fix, by_id, hints=False) == {"wrong_result"}
     issue.facts = replace(issue.facts, facts=(wrong, labelled))
     assert story_kinds(fix, by_id, hints=False) == {"wrong_result", "edge_case"}
+
+
+def test_a_likely_pick_its_text_makes_red_eligible_is_high_once_past_the_bar(tmp_path: Path) -> None:
+    # Both state memory growth on named hardware (red-eligible) at a score below the high bar; the
+    # points the model adds for a likely pick count against that bar as the text's do.
+    body = "Memory grows every step on H100 until OOM."
+    liked, plain = item(1, "scheduler scheduler", body), item(2, "typo typo", body)
+    (alone,) = assess([liked], PROFILE)
+    assert alone.priority == "medium" and alone.score < PROFILE.ranking.high
+    ranked = {a.item.number: a for a in assess([liked, plain], with_picks(tmp_path))}
+    assert ranked[1].score >= PROFILE.ranking.high and ranked[1].priority == "high"
+    assert ranked[2].priority != "high"  # an unlikely pick loses points instead
+    # a likely pick that states nothing red-eligible stays below high whatever its points
+    (bare,) = assess([item(3, "scheduler scheduler", "The scheduler uses twice the memory.")], with_picks(tmp_path))
+    assert bare.priority == "medium"

@@ -360,9 +360,17 @@ def rank(
         edge, always = set(profile.ranking.red_blocked), set(profile.ranking.red_always)
         blocked = {a.id for a in assessments if kinds[a.id] & edge and story_kinds(a, by_id, hints=False) & edge}
         kept = {i for i, found in kinds.items() if found & always}
+        ruled_high = {a.id for a in assessments if a.priority == "high"}
         weigh_high(assessments, picks, weeks, profile.ranking.base, blocked, kept)
         for assessment in assessments:
             weigh_pick(assessment, picks, weeks, profile.ranking.base.get(assessment.item.kind, 1.0))
+            # The high bar is the same for the points the model adds as for those the text earns: a
+            # story red-eligible by what it states that a likely pick lifts past the bar is high (not
+            # one the model's `high` class took down, nor one an edge case blocks).
+            held_back = assessment.id in blocked or assessment.id in ruled_high
+            if assessment.priority != "high" and not held_back:
+                if ranker.priority(assessment, kinds[assessment.id]) == "high":
+                    assessment.priority = "high"
     ordered = sorted(assessments, key=lambda a: (a.priority != "high", -a.score, a.id))
     for position, assessment in enumerate(ordered, start=1):
         assessment.rank = position
