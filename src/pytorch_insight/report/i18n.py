@@ -295,8 +295,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_landed": {"zh": "已合入的改动", "en": "a landed change"},
     "because_closed_change": {"zh": "PR 已关闭，未确认合入", "en": "the PR was closed without a confirmed merge"},
     "because_merge_requested": {
-        "zh": "PR 在有人请求合入后关闭，数据中没有合入确认",
-        "en": "the PR closed after a merge was requested; the data shows no confirmation",
+        # The close may carry no date: which came first, the request or the close, is not said.
+        "zh": "PR 已关闭，讨论中有人请求过合入，数据中没有合入确认",
+        "en": "the PR is closed and a merge was asked for; the data shows no confirmation that it landed",
     },
     "because_closed_fix_severe": {
         "zh": "PR 已关闭、未确认合入，而所修的是{harm}",
