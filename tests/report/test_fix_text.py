@@ -106,7 +106,7 @@ def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whet
         31, "Release the cache that keeps tensors alive", body.format(30), kind="pull_request", state="closed"
     )
     [story] = report_of([bug, partial], window=WINDOW).focus
-    assert story.ref == "#30" and story.relations == ["partly fixed by #31"]
+    assert story.ref == "#30" and story.relations == ["partial fix PR: #31"]
     # Its issue outside the window: the change leads, and says it fixes only part of it.
     alone = item(32, "Release the cache that keeps tensors alive", body.format(29), kind="pull_request", state="closed")
     [entry] = report_of([alone], window=WINDOW).focus

@@ -353,8 +353,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "relation_fixes": {"zh": "修复 {ref}", "en": "fixes {ref}"},
     "relation_fixes_partial": {"zh": "部分修复 {ref}", "en": "partly fixes {ref}"},
-    "relation_fixed_by": {"zh": "由 {ref} 修复", "en": "fixed by {ref}"},
-    "relation_fixed_by_partial": {"zh": "由 {ref} 部分修复", "en": "partly fixed by {ref}"},
+    # The PR says it fixes the item; whether it landed is the fix state's to say, not the link's.
+    "relation_fixed_by": {"zh": "修复 PR：{ref}", "en": "fix PR: {ref}"},
+    "relation_fixed_by_partial": {"zh": "部分修复 PR：{ref}", "en": "partial fix PR: {ref}"},
     "relation_tests": {"zh": "为 {ref} 补充测试", "en": "adds a test for {ref}"},
     "relation_tested_by": {"zh": "测试由 {ref} 补充", "en": "test added by {ref}"},
     "relation_lands": {"zh": "合入 {ref}", "en": "lands {ref}"},
