@@ -42,6 +42,17 @@ def test_a_cause_inside_the_summary_sentence_is_given_as_its_clause() -> None:
     assert root_causes([sentence], sentence) == ["because the kernel cache is keyed on the device index alone."]
 
 
+def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the_problem() -> None:
+    # The summary's problem is the wrong row count; the "because" explains why one case of it crashes.
+    sentence = (
+        "The exported graph returns too few rows for odd batch sizes, the smallest of them included, "
+        "which crashes in the attention kernel because the computed batch is zero."
+    )
+    assert root_causes([sentence], sentence) == []
+    alone = "The attention kernel crashes because the computed batch is zero."
+    assert root_causes([alone], alone) == ["because the computed batch is zero."]
+
+
 @pytest.mark.parametrize(
     "sentence",
     [

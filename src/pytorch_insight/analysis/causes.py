@@ -56,6 +56,9 @@ LEADS_TO_HARM = re.compile(
 # A cause stated inside the summary's own sentence is given as its clause ("... because X"), so the
 # root cause says what the summary does not.
 CAUSE_CLAUSE_WORDS = 2
+# "…, including the smallest inputs, which crash in the kernel because …": a marker inside a relative
+# clause explains what that clause tells, one case of the problem; the summary's problem keeps its cause.
+SIDE_CLAUSE = re.compile(r",\s*(?:which|where|whereupon)\b[^,;:.]*$", re.I)
 # "I'm guessing that it was disabled because ...": a guess, given without its hedge once quoted as a clause.
 GUESSED = re.compile(r"\b(?:i'?m guessing|i guess|i suspect|my guess|my hunch|presumably|i think|i believe)\b", re.I)
 # "originally it seemed to be caused by X. However, the underlying issue ...": a cause the author let go.
@@ -361,5 +364,7 @@ def cause_clause(sentence: str, summary: str) -> str:
         return sentence
     if marker and EFFECT_MARKER.match(marker.group(0)):
         return ""
+    if SIDE_CLAUSE.search(sentence[: marker.start()]):
+        return ""  # "…, which crashes in the kernel because …" explains a side case, not the problem
     clause = sentence[marker.start() :].rstrip(" :;,") if marker else ""
     return clause if len(clause.split()) > CAUSE_CLAUSE_WORDS else ""
