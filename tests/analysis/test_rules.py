@@ -115,6 +115,8 @@ def test_failing_code_that_is_itself_a_way_around_another_limit_is_no_workaround
     # a pointer to a tool is no way around the problem; what to use instead is
     assert not names_workaround("You can use https://github.com/example/gym/blob/main/benchmarks/perf.py")
     assert names_workaround("You can use the eager backend until the kernel is fixed.")
+    # a workaround in the code's history explains the code; a user applies none
+    assert not names_workaround("The path still passes no workspace, from an earlier FP16 workaround in the library.")
 
 
 def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description() -> None:

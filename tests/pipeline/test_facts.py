@@ -340,3 +340,14 @@ def test_a_place_the_text_calls_safe_is_no_context() -> None:
         "default",
         "hardware",
     }
+
+
+def test_the_cost_of_a_workaround_under_its_heading_is_no_problem_of_the_report() -> None:
+    body = (
+        "## Actual\n\nThe forward raises an internal library error.\n\n"
+        "## Workaround\n\nDisable the vendor library (falls back to the native path; a modest slowdown).\n"
+    )
+    found = facts("The recurrent layer fails on the new card", body)
+    assert "perf_regression" not in found and "error" in found
+    # the same words outside such a section are read as they are
+    assert "perf_regression" in facts("The recurrent layer fails", "Since the update there is a 20% slowdown.")

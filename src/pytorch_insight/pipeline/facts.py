@@ -28,10 +28,11 @@ EVIDENCE_LIMIT = 240
 TITLE_LIMIT = 1000  # GitHub allows 256; other sources may not bound theirs
 SENTENCE_LIMIT = 60  # sentences read per item: descriptions state their problem early
 # Sections whose text is not a statement about the problem: environment dumps, test logs, checklists,
-# and a list of examples of the expected behaviour ("The reference follows these semantics, for
-# example:" and its items: "inf / 1.0 gives NaN" is what is right there, not what goes wrong).
+# a way around it (whose cost, "a modest slowdown", is no problem of the report's), and a list of
+# examples of the expected behaviour ("The reference follows these semantics, for example:" and its
+# items: "inf / 1.0 gives NaN" is what is right there, not what goes wrong).
 SKIPPED_SECTIONS = re.compile(
-    r"(?ims)^\s{0,3}(?:#{1,6}\s*(?:versions?|environment|test plan|testing|checklist|collect_env)\b|"
+    r"(?ims)^\s{0,3}(?:#{1,6}\s*(?:versions?|environment|test plan|testing|checklist|collect_env|workarounds?)\b|"
     r"test plan:|versions?:)[^\n]*\n.*?(?=^\s{0,3}#{1,6}\s|\Z)|"
     r"^[^\n]*\b(?:semantics|expected|correctly|should|reference behaviou?r)\b[^\n]*:[ \t]*\n(?:[ \t]*\n)?"
     r"(?:[ \t]*(?:[-*+]|\d+[.)])[ \t][^\n]*(?:\n|\Z))+"
