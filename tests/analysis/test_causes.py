@@ -215,6 +215,17 @@ def test_why_an_attempt_failed_or_why_it_was_filed_is_no_cause() -> None:
     assert root_causes([stated], "") == [stated]
 
 
+def test_the_list_of_a_change_s_benefits_is_no_cause() -> None:
+    body = (
+        "This PR shares one buffer between the two paths for the following benefits:\n\n"
+        "+ one setting for both paths\n"
+        "+ a larger default size, which was hard to raise before due to out-of-memory errors downstream\n\n"
+        "The old allocator frees the buffer too early because the stream is not recorded."
+    )
+    found, _ = root_cause_sentences([parse_body(body)], [])
+    assert found == ["The old allocator frees the buffer too early because the stream is not recorded."]
+
+
 def test_the_change_a_regression_was_bisected_to_is_its_cause() -> None:
     assert root_causes(["The slowdown was introduced in #1234, and the run before it was fine."], "")
     assert root_causes(["I bisected the failure to #5678 with the script above."], "")

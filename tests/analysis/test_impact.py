@@ -60,6 +60,21 @@ def test_what_a_failure_leads_to_is_its_impact_and_harm_avoided_is_not() -> None
     assert consequence([log]) == ""
 
 
+def test_harm_that_is_supposed_or_the_reason_for_a_removal_is_no_impact() -> None:
+    body = (
+        "The loader aborts on exit on the new driver.\n\n"
+        "We dropped the exit guard because it was causing more trouble than it saved: it hid every failure. "
+        "That meant that if a nightly job hit errors on 64 GPUs, it still reported success."
+    )
+    [assessed] = assess([item(83, "Loader aborts on exit", body)], PROFILE)
+    assert consequence([assessed]) == ""
+    assert not any("if a nightly job" in sentence for sentence in impact_sentences([assessed]))
+    # Harm stated in the main clause, with its condition, is the impact.
+    stated = "The loader crashes if a nightly job runs on 64 GPUs."
+    [real] = assess([item(84, "Loader crashes on exit", f"{stated}\n\nIt started last week.")], PROFILE)
+    assert stated in impact_sentences([real])
+
+
 def test_a_sentence_led_by_the_impact_s_name_is_the_impact() -> None:
 
     body = (

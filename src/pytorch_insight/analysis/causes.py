@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from pytorch_insight.analysis.lists import without_lists_after
 from pytorch_insight.analysis.roles import RoleModel
 from pytorch_insight.headings import ROLE_HEADINGS
 from pytorch_insight.pipeline.phrases import MAGNITUDE
@@ -174,6 +175,9 @@ CHANGE_OPENING = re.compile(
     r"use|uses|wrap)\b)",
     re.I,
 )
+# "This PR reuses the workspaces for the following benefits:": the list it leads in to says what a
+# change brings, and a "due to" in it explains a difficulty the change gets around, no failure.
+BENEFITS = re.compile(r"\b(?:benefits?|advantages?|pros|upsides?|improvements?)\b", re.I)
 CHANGE_PLAN = re.compile(r"^(?:[^,.;]{0,60},\s*)?(?:we|i) (?:need|needed|have|had|want|wanted) to\b", re.I)
 
 
@@ -243,7 +247,7 @@ def root_cause_sentences(bodies: list[Body], thread: list[str], changes: Sequenc
         explicit = section(body, *ROLE_HEADINGS["cause"])
         if explicit and sentences(explicit):
             return across_code(sentences(explicit)), True
-    texts = ["\n\n".join(body.sections.values()) for body in bodies] + thread
+    texts = [without_lists_after("\n\n".join(body.sections.values()), BENEFITS) for body in bodies] + thread
     found = []
     for k, text in enumerate(texts):
         change = k < len(changes) and changes[k]

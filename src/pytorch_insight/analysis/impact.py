@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pytorch_insight.analysis.causes import CLOSING_LINE, HARM, SPARED, describes_change
+from pytorch_insight.analysis.causes import CHANGE_REASON, CLOSING_LINE, HARM, SPARED, describes_change
 from pytorch_insight.headings import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import CODE_SPAN, bounded, code_only, excerpt, lead_in, parse_body, section, sentences
@@ -65,6 +65,10 @@ EXPLAINS = re.compile(r"\b(?:because|since|due to)\b", re.I)
 # "The error happens inside ...", "This leak happens when ...": harm stated before the sentence.
 REFERS_BACK = re.compile(r"\b(?:the|this|that|these|those)\s+$", re.I)
 
+# "That meant that if we hit errors in production, the process returned 0": harm named only inside a
+# condition is supposed, not stated.
+CONDITION = re.compile(r"\b(?:if|unless|in case|whenever)\b[^,;.]*", re.I)
+
 # A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
 IMPACT_LEAD = re.compile(rf"^(?:{'|'.join(map(re.escape, ROLE_HEADINGS['impact']))})\s*:\s*(?=\S)", re.I)
 
@@ -87,7 +91,7 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
         found += [
             s
             for s in sentences(bounded(assessment.item.body))
-            if SCOPE.search(s) and (FAILING.search(s) or (report and WORSE.search(s)))
+            if SCOPE.search(s) and (FAILING.search(s) or (report and WORSE.search(s))) and not supposed(s)
         ]
     # A change's own title says what it changes; the title of a report it fixes says what went wrong,
     # which is the change's impact (a title restates only its own entry).
@@ -101,6 +105,7 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
                 and (fact.evidence != own_title or (fixing and assessment.item.kind not in CHANGES))
                 and _plain(fact.evidence)
                 and not describes_change(fact.evidence)  # "Disable the fast kernel due to accuracy issues"
+                and not supposed(fact.evidence)
             ):
                 found.append(fact.evidence)
     return found
@@ -109,12 +114,16 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
 def consequence(story: list[Assessment]) -> str:
     """The first clause of the story's descriptions that says what a failure leads to ("causing all
     subsequent CUDA operations to fail"), from its marker on; empty when none names harm. A clause
-    that leads in to a log or a listing (ends with ":") states nothing yet."""
+    that leads in to a log or a listing (ends with ":") states nothing yet, nor one that says why
+    something was removed or reverted."""
     for assessment in story:
         for sentence in sentences(bounded(assessment.item.body)):
             marker = CONSEQUENCE.search(sentence)
             if marker is None or "\n" in sentence:
                 continue
+            because = EXPLAINS.search(sentence, 0, marker.start())
+            if because and CHANGE_REASON.search(sentence, 0, because.start()):
+                continue  # "We removed it because it was causing failures": harm that is gone with it
             clause = sentence[marker.start() :].strip()
             harm = HARM.search(clause, marker.end() - marker.start())
             if harm and not SPARED.search(clause[: harm.start()]) and not lead_in(clause):
@@ -162,6 +171,11 @@ def harm_told(summary: str, limit: int, change: bool = False) -> str:
     ):
         return ""
     return excerpt(opening, harm.group(0), limit)
+
+
+def supposed(sentence: str) -> bool:
+    """The sentence names harm only inside its conditions ("if we hit errors, ...")."""
+    return HARM.search(sentence) is not None and HARM.search(CONDITION.sub(" ", sentence)) is None
 
 
 def _plain(sentence: str) -> bool:

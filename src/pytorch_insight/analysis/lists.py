@@ -32,3 +32,14 @@ def with_its_list(chosen: list[str], text: str) -> list[str]:
             listed = "; ".join(items[:LIST_SUMMARY_ITEMS]) + ("; …" if len(items) > LIST_SUMMARY_ITEMS else "")
             return [f"{lead} {listed}"]
     return chosen
+
+
+def without_lists_after(text: str, lead: re.Pattern[str]) -> str:
+    """`text` with each list blanked whose lead-in line (the line ending in ":") `lead` finds in."""
+    kept, end = [], 0
+    for block in LEAD_IN_LIST.finditer(text):
+        line = text[text.rfind("\n", 0, block.start()) + 1 : block.start()]
+        if lead.search(line):
+            kept.append(text[end : block.start(1)])
+            end = block.end(1)
+    return "".join(kept) + text[end:] if kept else text
