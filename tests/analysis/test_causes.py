@@ -215,6 +215,12 @@ def test_why_an_attempt_failed_or_why_it_was_filed_is_no_cause() -> None:
     assert root_causes([stated], "") == [stated]
 
 
+def test_where_a_profile_says_the_time_goes_is_no_cause() -> None:
+    assert root_causes(["Training is slower than on CPU due to `conv3d_backward` taking ~65% of each step."], "") == []
+    stated = "Training is slower than on CPU due to `conv3d_backward` launching one kernel per channel."
+    assert root_causes([stated], "") == [stated]
+
+
 def test_the_list_of_a_change_s_benefits_is_no_cause() -> None:
     body = (
         "This PR shares one buffer between the two paths for the following benefits:\n\n"

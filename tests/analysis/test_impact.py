@@ -75,6 +75,13 @@ def test_harm_that_is_supposed_or_the_reason_for_a_removal_is_no_impact() -> Non
     assert stated in impact_sentences([real])
 
 
+def test_a_lead_in_to_a_repro_is_no_impact() -> None:
+    lead = "The process crashes after about 300 iterations of the following loop:"
+    body = f"{lead}\n\n```python\nfor _ in range(300):\n    step()\n```"
+    [assessed] = assess([item(85, "Long loops on the new GPU", body)], PROFILE)
+    assert lead not in impact_sentences([assessed])
+
+
 def test_a_sentence_led_by_the_impact_s_name_is_the_impact() -> None:
 
     body = (

@@ -149,6 +149,13 @@ SILENT_CLAUSE = re.compile(
     r"(?:error|errors|warning|warnings|exception|check|checks)\b",
     re.I,
 )
+# "slower due to `foo_backward` consuming ~70% of training time": where the time goes, a profile's
+# reading of the symptom, not why that part is slow.
+TIME_SHARE = re.compile(
+    r"^(?:because of|because|due to)\s[^.;]{0,80}?\b(?:consum|tak|spend|account)\w*\s+(?:for\s+)?"
+    r"(?:about\s+|around\s+|~\s*)?\d+(?:\.\d+)?\s*%\s+of\b",
+    re.I,
+)
 # The role model's agreement with a candidate found by a marker alone: it must not read the sentence
 # as a role that states no cause (what happens, what is expected, how it was tested) with at least
 # this probability. Chosen on the tuned weeks of the field-truth benchmark.
@@ -346,6 +353,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or SILENT_CLAUSE.match(sentence[marker.start() :])
         or EVIDENCE_CLAUSE.match(sentence[marker.start() :])
         or RESULT_CLAUSE.match(sentence[marker.start() :])
+        or TIME_SHARE.match(sentence[marker.start() :])
     )
 
 

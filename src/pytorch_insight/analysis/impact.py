@@ -106,6 +106,7 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
                 and _plain(fact.evidence)
                 and not describes_change(fact.evidence)  # "Disable the fast kernel due to accuracy issues"
                 and not supposed(fact.evidence)
+                and not lead_in(fact.evidence)  # "The crash occurs when running the following:" states it half
             ):
                 found.append(fact.evidence)
     return found
