@@ -131,7 +131,7 @@ def held_out_profile(period: Period, weeks: dict[Path, LabelledWeek], folder: Pa
     return profile.model_copy(update={"judgement": judgement})
 
 
-def judge(period: Period, profile: Profile, reader: str | None, verbose: bool) -> dict[str, float]:
+def judge(period: Period, profile: Profile, reader: str | None, verbose: bool) -> dict[str, int | None]:
     window = make_window(period.since, period.until)
     items = [item for item in load(period.data) if item.active_in(window)]
     present = {item.id for item in items}
@@ -178,9 +178,12 @@ def judge(period: Period, profile: Profile, reader: str | None, verbose: bool) -
             )
             print(f"       {'; '.join(r.en for r in a.reasons)[:300]}")
     return {
-        "focus": in_focus / max(1, len(stories)),
-        "top": in_top / max(1, len(stories)),
-        "red": red_high / max(1, len(reds)),
+        "stories": len(stories),
+        "focus": in_focus,
+        "top": in_top,
+        "reds": len(reds),
+        "red": red_high,
+        "unpicked": len(unpicked) if period.picked is not None else None,
     }
 
 
@@ -193,9 +196,31 @@ def main() -> int:
     chosen = [period for period in periods() if not args.period or args.period in period.name]
     weeks = {period.data: read_week(period.data, period.picks) for period in periods()}
     with tempfile.TemporaryDirectory() as folder:
-        for period in chosen:
-            judge(period, held_out_profile(period, weeks, Path(folder)), args.reader, args.verbose)
+        scores = {
+            period.name: judge(period, held_out_profile(period, weeks, Path(folder)), args.reader, args.verbose)
+            for period in chosen
+        }
+    print_totals({name: found for name, found in scores.items() if name.startswith("week")})
     return 0
+
+
+def print_totals(weeks: dict[str, dict[str, int | None]]) -> None:
+    """The weeks summed (the fortnight counts as its two weeks, never twice), against issue 17's bars."""
+    if not weeks:
+        return
+
+    def total(key: str) -> int:
+        return sum(found[key] or 0 for found in weeks.values())
+
+    stories, reds = max(1, total("stories")), max(1, total("reds"))
+    over = [f"{name} ({found['unpicked']})" for name, found in weeks.items() if (found["unpicked"] or 0) > 3]
+    print(
+        f"\n== {len(weeks)} weeks: focus {FOCUS} {total('focus')}/{total('stories')} ({total('focus') / stories:.1%}),"
+        f" top {TOP} {total('top')}/{total('stories')} ({total('top') / stories:.1%}),"
+        f" red high {total('red')}/{total('reds')} ({total('red') / reds:.1%}),"
+        f" high items neither expert picked {total('unpicked')}, weeks with at most 3 of them"
+        f" {len(weeks) - len(over)}/{len(weeks)}" + (f"; over: {', '.join(over)}" if over else "")
+    )
 
 
 if __name__ == "__main__":
