@@ -208,17 +208,14 @@ def print_totals(weeks: dict[str, dict[str, int | None]]) -> None:
     """The weeks summed (the fortnight counts as its two weeks, never twice), against issue 17's bars."""
     if not weeks:
         return
-
-    def total(key: str) -> int:
-        return sum(found[key] or 0 for found in weeks.values())
-
-    stories, reds = max(1, total("stories")), max(1, total("reds"))
+    total = {key: sum(found[key] or 0 for found in weeks.values()) for key in next(iter(weeks.values()))}
+    stories, reds = max(1, total["stories"]), max(1, total["reds"])
     over = [f"{name} ({found['unpicked']})" for name, found in weeks.items() if (found["unpicked"] or 0) > 3]
     print(
-        f"\n== {len(weeks)} weeks: focus {FOCUS} {total('focus')}/{total('stories')} ({total('focus') / stories:.1%}),"
-        f" top {TOP} {total('top')}/{total('stories')} ({total('top') / stories:.1%}),"
-        f" red high {total('red')}/{total('reds')} ({total('red') / reds:.1%}),"
-        f" high items neither expert picked {total('unpicked')}, weeks with at most 3 of them"
+        f"\n== {len(weeks)} weeks: focus {FOCUS} {total['focus']}/{total['stories']} ({total['focus'] / stories:.1%}),"
+        f" top {TOP} {total['top']}/{total['stories']} ({total['top'] / stories:.1%}),"
+        f" red high {total['red']}/{total['reds']} ({total['red'] / reds:.1%}),"
+        f" high items neither expert picked {total['unpicked']}, weeks with at most 3 of them"
         f" {len(weeks) - len(over)}/{len(weeks)}" + (f"; over: {', '.join(over)}" if over else "")
     )
 

@@ -330,7 +330,7 @@ def root_causes(
 
 def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
     """The marker introduces something other than the failure's cause."""
-    before = sentence[: marker.start()]
+    before, clause = sentence[: marker.start()], sentence[marker.start() :]
     return bool(
         quoted(before)  # 'printed "Aborting due to timeout"': a program's message, not the author's account
         or CLOSING_LINE.match(sentence)
@@ -350,10 +350,10 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or CHANGE_REASON.search(before)
         or ATTEMPT_FAILED.search(before)
         or UNVERIFIED.search(before)
-        or SILENT_CLAUSE.match(sentence[marker.start() :])
-        or EVIDENCE_CLAUSE.match(sentence[marker.start() :])
-        or RESULT_CLAUSE.match(sentence[marker.start() :])
-        or TIME_SHARE.match(sentence[marker.start() :])
+        or SILENT_CLAUSE.match(clause)
+        or EVIDENCE_CLAUSE.match(clause)
+        or RESULT_CLAUSE.match(clause)
+        or TIME_SHARE.match(clause)
     )
 
 
