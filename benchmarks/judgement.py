@@ -33,7 +33,7 @@ from pytorch_insight.jsonl import item_from_line  # noqa: E402
 from pytorch_insight.learn.pick_model import LabelledWeek, fit_picks, picked_numbers, read_week  # noqa: E402
 from pytorch_insight.model import Item, github_item_id  # noqa: E402
 from pytorch_insight.pipeline import assess, select_focus  # noqa: E402
-from pytorch_insight.pipeline.severity import write_model  # noqa: E402
+from pytorch_insight.pipeline.picks import write_picks  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
 
 # The project's shared data beside the clone; a clone alone has the copies kept with the tests
@@ -125,7 +125,7 @@ def held_out_profile(period: Period, weeks: dict[Path, LabelledWeek], folder: Pa
     if not path.exists():
         kept = [week for data, week in weeks.items() if data != period.data]
         # The card's weeks are what the reasons count ("learned ... in 45 labelled weeks").
-        write_model(replace(fit_picks(kept), card={"weeks": [week.name for week in kept]}), path)
+        write_picks(replace(fit_picks(kept), card={"weeks": [week.name for week in kept]}), path)
     picks = profile.judgement.picks.model_copy(update={"model": str(path)})
     judgement = profile.judgement.model_copy(update={"picks": picks})
     return profile.model_copy(update={"judgement": judgement})

@@ -9,8 +9,18 @@ from pathlib import Path
 import pytest
 
 from pytorch_insight.errors import ConfigError
-from pytorch_insight.learn.pick_model import HIGH, PICKED, expert_numbers, fit_picks, main, picked_numbers, read_week
-from pytorch_insight.pipeline.severity import read_model, terms
+from pytorch_insight.learn.pick_model import (
+    HIGH,
+    PICKED,
+    PICKED_TEXT,
+    expert_numbers,
+    fit_picks,
+    main,
+    picked_numbers,
+    read_week,
+)
+from pytorch_insight.pipeline.picks import read_picks
+from pytorch_insight.pipeline.severity import terms
 
 # Made-up weeks: what the experts pick is told in one vocabulary, what they pass over in another.
 CHOSEN = [
@@ -101,7 +111,9 @@ def test_a_week_marks_the_picked_items_active_in_its_window(weeks) -> None:  # t
     assert week.name == "demo-2026-01-12_2026-01-18"
     assert week.picked == [True] * len(CHOSEN) + [False] * len(PASSED)
     assert week.high == [True] * 3 + [False] * (len(CHOSEN) + len(PASSED) - 3)
-    assert week.documents[0] == terms(CHOSEN[0], CHOSEN[0])
+    # The picked class reads the item's kind and its description's length besides its words.
+    assert week.documents[0] == terms(CHOSEN[0], CHOSEN[0], ["kind:issue", "length:short"], PICKED_TEXT)
+    assert week.plain[0] == terms(CHOSEN[0], CHOSEN[0])
 
 
 def test_a_week_file_without_its_dates_in_the_name_is_a_clear_error(tmp_path: Path, weeks) -> None:  # type: ignore[no-untyped-def]
@@ -114,19 +126,23 @@ def test_a_week_file_without_its_dates_in_the_name_is_a_clear_error(tmp_path: Pa
 
 def test_the_model_rates_an_unseen_item_like_the_picks_above_one_like_the_rest(weeks) -> None:  # type: ignore[no-untyped-def]
     model = fit_picks([read_week(*pair) for pair in weeks])
-    picked = model.probabilities(terms("The barrier deadlocks when a stream pool overlaps", ""))[PICKED]
-    passed = model.probabilities(terms("Bump the docs linter version", ""))[PICKED]
-    assert picked > passed
+
+    def rate(title: str) -> dict[str, float]:
+        return model.probabilities(terms(title, "", ["kind:issue", "length:short"], PICKED_TEXT), terms(title, ""))
+
+    assert (
+        rate("The barrier deadlocks when a stream pool overlaps")[PICKED] > rate("Bump the docs linter version")[PICKED]
+    )
     # The high class tells the red story's words from the other picks'.
-    red = model.probabilities(terms("Half precision rounding silently loses stale values", ""))[HIGH]
-    other = model.probabilities(terms("A design change of the compiler scheduler pass", ""))[HIGH]
-    assert red > other
+    red = rate("Half precision rounding silently loses stale values")[HIGH]
+    assert red > rate("A design change of the compiler scheduler pass")[HIGH]
 
 
 def test_the_written_model_carries_its_weeks_and_a_leave_one_week_out_score(tmp_path: Path, weeks) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "picks.json.gz"
     assert main([f"{data}={picks}" for data, picks in weeks] + ["--out", str(out)]) == 0
-    card = read_model(out).card
+    model = read_picks(out)
+    card = model.card
     assert card["weeks"] == [data.stem for data, _ in weeks]
     assert card["examples"] == 3 * (len(CHOSEN) + len(PASSED))
     assert card["positives"] == 3 * len(CHOSEN)
@@ -136,3 +152,4 @@ def test_the_written_model_carries_its_weeks_and_a_leave_one_week_out_score(tmp_
     assert card["high_positives"] == evaluation["highs"] == 9
     # Two weeks hold 6 high items, too few to learn the class from: it rates every item 0, no better.
     assert evaluation["high_auc"] == 0.5
+    assert model.high is not None and model.picked.text_limit == PICKED_TEXT  # the three weeks hold 9

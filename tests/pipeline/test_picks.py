@@ -13,9 +13,20 @@ import pytest
 
 from pytorch_insight.config import Profile
 from pytorch_insight.config_ranking import Picks
+from pytorch_insight.errors import ConfigError
 from pytorch_insight.pipeline import Assessment, assess
 from pytorch_insight.pipeline.facts import Fact
-from pytorch_insight.pipeline.picks import HIGH, PICKED, load_picks, pick_probabilities, weigh_high, weigh_pick
+from pytorch_insight.pipeline.picks import (
+    HIGH,
+    PICKED,
+    PickModel,
+    load_picks,
+    pick_tags,
+    read_picks,
+    weigh_high,
+    weigh_pick,
+    write_picks,
+)
 from pytorch_insight.pipeline.rank import story_kinds
 from pytorch_insight.pipeline.reasons import reason
 from pytorch_insight.pipeline.severity import SeverityModel, write_model
@@ -24,22 +35,27 @@ from tests.pipeline.helpers import PROFILE, assessment, item, texts
 SETTINGS = Picks(weight=1.0, promote=0.6)
 
 
-def tiny_model() -> SeverityModel:
-    """Picks say "scheduler"; the rest say "typo"."""
+def part(name: str, index: dict[str, int] | None = None) -> SeverityModel:
+    """One class whose items say "scheduler" (and not "typo")."""
     return SeverityModel(
-        classes=(PICKED,),
-        index={"scheduler": 0, "typo": 1},
+        classes=(name,),
+        index=index or {"scheduler": 0, "typo": 1},
         idf=[1.0, 1.0],
         coef=[[4.0, -4.0]],
         intercept=[0.0],
         platt=[(1.0, 0.0)],
-        card={"weeks": ["a", "b", "c"]},
+        card={},
     )
+
+
+def tiny_model(high: SeverityModel | None = None) -> PickModel:
+    """Picks say "scheduler"; the rest say "typo"."""
+    return PickModel(part(PICKED), high, {"weeks": ["a", "b", "c"]})
 
 
 def with_picks(tmp_path: Path, settings: Picks = SETTINGS) -> Profile:
     path = tmp_path / "picks.json.gz"
-    write_model(tiny_model(), path)
+    write_picks(tiny_model(), path)
     picks = settings.model_copy(update={"model": str(path)})
     return PROFILE.model_copy(update={"judgement": PROFILE.judgement.model_copy(update={"picks": picks})})
 
@@ -88,7 +104,7 @@ def test_the_ranking_reads_each_item_with_the_profiles_model(tmp_path: Path) -> 
     profile = with_picks(tmp_path)
     model = load_picks(profile.judgement.picks.model)
     liked, plain = item(1, "scheduler scheduler"), item(2, "typo typo")
-    assert pick_probabilities(model, liked)[PICKED] > 0.9 > 0.1 > pick_probabilities(model, plain)[PICKED]
+    assert model.rate(liked)[PICKED] > 0.9 > 0.1 > model.rate(plain)[PICKED]
     ranked = {a.item.number: a for a in assess([liked, plain], profile)}
     assert ranked[1].priority == "medium" and ranked[2].priority == "low"
     assert ranked[1].score > ranked[2].score
@@ -149,12 +165,8 @@ def test_what_the_high_class_does_not_raise(case: str) -> None:
 
 
 def test_the_ranking_raises_with_the_high_class_of_the_profiles_model(tmp_path: Path) -> None:
-    model = tiny_model()
-    two = SeverityModel(
-        (PICKED, HIGH), model.index, model.idf, [*model.coef, [4.0, -4.0]], [0.0, 0.0], [(1.0, 0.0)] * 2, model.card
-    )
     path = tmp_path / "two.json.gz"
-    write_model(two, path)
+    write_picks(tiny_model(part(HIGH)), path)
     picks = HIGHS.model_copy(update={"model": str(path)})
     profile = PROFILE.model_copy(update={"judgement": PROFILE.judgement.model_copy(update={"picks": picks})})
     ranked = {a.item.number: a for a in assess([item(1, "scheduler scheduler"), item(2, "typo typo")], profile)}
@@ -191,3 +203,39 @@ def test_a_likely_pick_its_text_makes_red_eligible_is_high_once_past_the_bar(tmp
     # a likely pick that states nothing red-eligible stays below high whatever its points
     (bare,) = assess([item(3, "scheduler scheduler", "The scheduler uses twice the memory.")], with_picks(tmp_path))
     assert bare.priority == "medium"
+
+
+def test_each_class_reads_its_own_terms(tmp_path: Path) -> None:
+    # The picked class reads the item's labels and far into its description; the high class reads
+    # the words of its opening alone, as the severity model does.
+    picked = part(PICKED, {"label:module: rocm": 0, "typo": 1})
+    high = part(HIGH, {"scheduler": 0, "label:module: rocm": 1})
+    path = tmp_path / "picks.json"
+    write_picks(PickModel(replace(picked, text_limit=1500), high, {"weeks": []}), path)
+    model = read_picks(path)
+    assert model.picked.text_limit == 1500 and model.high is not None and model.high.text_limit == 600
+    labelled = item(1, "a change", labels=["module: ROCm"])
+    assert model.rate(labelled)[PICKED] > 0.9 and model.rate(labelled)[HIGH] == pytest.approx(0.5)
+    late = item(2, "a change", "x " * 400 + "scheduler")  # its word past the 600 characters the high class reads
+    assert model.rate(late)[HIGH] == pytest.approx(0.5)
+    early = item(3, "a change", "scheduler " + "x " * 400)
+    assert model.rate(early)[HIGH] > 0.9
+
+
+def test_the_tags_say_kind_labels_and_how_long_the_description_is() -> None:
+    assert pick_tags(item(1, "t", "short", labels=["High Priority"])) == [
+        "kind:issue",
+        "length:short",
+        "label:high priority",
+    ]
+    assert "length:paragraph" in pick_tags(item(2, "t", "x" * 500))
+    # The labelled weeks show ~1,500 characters of a thread: a longer description reads as the same step.
+    assert "length:long" in pick_tags(item(3, "t", "x" * 1200))
+    assert "length:long" in pick_tags(item(4, "t", "x" * 9000))
+
+
+def test_a_file_that_is_no_pick_model_is_a_clear_error(tmp_path: Path) -> None:
+    old = tmp_path / "old.json.gz"
+    write_model(part(PICKED), old)  # one severity-shaped model: the pick model's former shape
+    with pytest.raises(ConfigError, match="pick model"):
+        read_picks(old)

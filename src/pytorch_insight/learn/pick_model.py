@@ -5,11 +5,12 @@
 (benchmarks/pick_model.py passes every labelled week and writes the shipped model.)
 
 Each week is a data file named `<name>-<since>_<until>.jsonl` (the threads `import` reads) and the
-experts' picks of it (`*.editor-picks.json`, docs/EXPERT_BRIEF.md). The model has two classes: an
-item is `picked` when either expert picked it, and `high` when either expert gave it high priority
-(a pick marked high, or a story marked red). The phrase rules and the severity model read what a thread says happens;
-this model reads what the experts' choices have in common over many weeks, which no rule names
-(a new subsystem, a design change, a fix of a wrong result told in a PR's own words).
+experts' picks of it (`*.editor-picks.json`, docs/EXPERT_BRIEF.md). The model has two classes, each
+fitted on its own terms (pipeline/picks.py says which): an item is `picked` when either expert picked
+it, and `high` when either expert gave it high priority (a pick marked high, or a story marked red).
+The phrase rules and the severity model read what a thread says happens; this model reads what the
+experts' choices have in common over many weeks, which no rule names (a new subsystem, a design
+change, a fix of a wrong result told in a PR's own words).
 
 The card's evaluation is leave-one-week-out: each week scored by a model fitted on the others.
 """
@@ -29,13 +30,19 @@ from pytorch_insight.dating import date_items
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.learn.fit import fit_linear
-from pytorch_insight.pipeline.picks import HIGH, PICKED
-from pytorch_insight.pipeline.severity import SeverityModel, terms, write_model
+from pytorch_insight.pipeline.picks import HIGH, PICKED, PickModel, pick_tags, write_picks
+from pytorch_insight.pipeline.severity import SeverityModel, terms
 from pytorch_insight.window import make_window
 
 # A shipped model stays small: the most frequent terms, weights to 4 digits.
 MAX_TERMS = 30_000
 DIGITS = 4
+# Leave-one-week-out, the `picked` class ranks best reading 1,500 characters of a description (what
+# makes a design or a new subsystem worth a report often comes after its first paragraph; the
+# labelled weeks show at most ~1,500) at C=2; the `high` class best as the severity model reads (600)
+# at C=4.
+PICKED_TEXT, PICKED_C = 1500, 2.0
+HIGH_C = 4.0
 OUT = Path(__file__).resolve().parents[1] / "models" / "picks.json.gz"
 WEEK_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})$")
 # Keys of an expert file that list what was considered and left out, not what was picked.
@@ -45,7 +52,8 @@ NOT_PICKED = ("near", "near_misses", "criteria")
 @dataclass(frozen=True)
 class LabelledWeek:
     name: str  # the data file's stem
-    documents: list[list[str]]  # the model's terms of each item active in the week
+    documents: list[list[str]]  # the `picked` class's terms of each item active in the week
+    plain: list[list[str]]  # the `high` class's terms of each
     picked: list[bool]
     high: list[bool]
 
@@ -94,20 +102,34 @@ def read_week(data: Path, picks: Path) -> LabelledWeek:
     active = [item for item in items if item.active_in(window)]
     return LabelledWeek(
         data.stem,
+        [terms(item.title, item.body, pick_tags(item), PICKED_TEXT) for item in active],
         [terms(item.title, item.body) for item in active],
         [item.number in chosen for item in active],
         [item.number in high for item in active],
     )
 
 
-def fit_picks(weeks: Sequence[LabelledWeek], C: float = 4.0) -> SeverityModel:
-    documents = [document for week in weeks for document in week.documents]
-    targets = [
-        {name for name, yes in ((PICKED, picked), (HIGH, high)) if yes}
-        for week in weeks
-        for picked, high in zip(week.picked, week.high, strict=True)
-    ]
-    model, _ = fit_linear(documents, targets, [PICKED, HIGH], C, MAX_TERMS, DIGITS)
+def fit_picks(weeks: Sequence[LabelledWeek]) -> PickModel:
+    picked = _fit_class(
+        [(d, yes) for w in weeks for d, yes in zip(w.documents, w.picked, strict=True)], PICKED, PICKED_C
+    )
+    try:
+        high = _fit_class([(d, yes) for w in weeks for d, yes in zip(w.plain, w.high, strict=True)], HIGH, HIGH_C)
+    except ConfigError:  # too few high items to learn from: the class is left out and rates 0
+        high = None
+    return PickModel(replace(picked, text_limit=PICKED_TEXT), high)
+
+
+def _fit_class(marked: Sequence[tuple[list[str], bool]], name: str, C: float) -> SeverityModel:
+    """One class over (terms, is it one) pairs."""
+    model, _ = fit_linear(
+        [document for document, _ in marked],
+        [{name} if yes else set() for _, yes in marked],
+        [name],
+        C,
+        MAX_TERMS,
+        DIGITS,
+    )
     return model
 
 
@@ -121,7 +143,7 @@ def leave_one_week_out(weeks: Sequence[LabelledWeek]) -> dict[str, float | int |
     in_top = 0
     for held in weeks:
         model = fit_picks([week for week in weeks if week is not held])
-        rated = [model.probabilities(document) for document in held.documents]
+        rated = [model.probabilities(*pair) for pair in zip(held.documents, held.plain, strict=True)]
         week_scores = [p[PICKED] for p in rated]
         bar = sorted(week_scores, reverse=True)[max(0, len(week_scores) // 5 - 1)] if week_scores else 1.0
         in_top += sum(1 for p, picked in zip(week_scores, held.picked, strict=True) if picked and p >= bar)
@@ -142,7 +164,7 @@ def leave_one_week_out(weeks: Sequence[LabelledWeek]) -> dict[str, float | int |
     }
 
 
-def card(weeks: Sequence[LabelledWeek], model: SeverityModel, evaluation: dict) -> dict:
+def card(weeks: Sequence[LabelledWeek], model: PickModel, evaluation: dict) -> dict:
     return {
         "trained": dt.date.today().isoformat(),
         "weeks": [week.name for week in weeks],
@@ -153,9 +175,15 @@ def card(weeks: Sequence[LabelledWeek], model: SeverityModel, evaluation: dict) 
             PICKED: "picked by at least one of a week's two experts (docs/EXPERT_BRIEF.md)",
             HIGH: "given high priority (or a red story) by at least one of them",
         },
-        "features": "title and description words and word pairs (the severity model's terms)",
+        "features": {
+            PICKED: f"title and description words and word pairs of the first {PICKED_TEXT} characters, the "
+            "item's kind, its labels and its description's length",
+            HIGH: "title and description words and word pairs (the severity model's terms)",
+        },
         "leave_one_week_out": evaluation,
-        "terms": len(model.index),
+        "terms": {
+            name: len(part.index) for name, part in ((PICKED, model.picked), (HIGH, model.high)) if part is not None
+        },
     }
 
 
@@ -173,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     evaluation = leave_one_week_out(weeks)
     model = fit_picks(weeks)
     model = replace(model, card=card(weeks, model, evaluation))
-    write_model(model, args.out)
+    write_picks(model, args.out)
     print(json.dumps(evaluation))
     return 0
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -22,28 +23,88 @@ from pytorch_insight.config_ranking import Picks
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.reasons import reason
-from pytorch_insight.pipeline.severity import SeverityModel, read_model
+from pytorch_insight.pipeline.severity import SeverityModel, read_document, write_document
 
 PICKED = "picked"
 HIGH = "high"
 PACKAGED = "picks.json.gz"
+FORMAT_VERSION = 1
 # The log-odds of a probability this close to 0 or 1 would outweigh every stated fact.
 FLOOR = 0.01
+# A description's length, in characters, read in three steps: a one-line change, a paragraph, a
+# write-up. The labelled weeks show at most ~1,500 characters of a thread, so a longer one reads as
+# the last step, as it does at report time.
+LENGTHS = ((300, "short"), (1000, "paragraph"))
+
+
+@dataclass(frozen=True)
+class PickModel:
+    """One model per class, each reading what tells its class best (leave-one-week-out): whether
+    experts choose an item shows in more of its description and in its kind, labels and length;
+    whether they call it high shows in the opening the severity model reads, and the rest blurs it."""
+
+    picked: SeverityModel  # its words (as far as its text_limit) and pick_tags
+    high: SeverityModel | None  # its words alone; None when the weeks held too few high items
+    card: dict = field(default_factory=dict)
+
+    def rate(self, item: Item) -> dict[str, float]:
+        """Class -> probability (`picked`, and `high` where the model has it)."""
+        # No class needs a quoted sentence (a bar above 1): the probabilities are all the ranking uses.
+        rated = self.picked.judge(item.title, item.body, tuple, pick_tags(item), explain=2.0).probabilities
+        if self.high is not None:
+            rated |= self.high.judge(item.title, item.body, tuple, explain=2.0).probabilities
+        return rated
+
+    def probabilities(self, picked_terms: Sequence[str], high_terms: Sequence[str]) -> dict[str, float]:
+        """The same from terms already read (`severity.terms` with the tags and limit each part reads)."""
+        rated = self.picked.probabilities(picked_terms)
+        if self.high is not None:
+            rated |= self.high.probabilities(high_terms)
+        return rated
+
+    @classmethod
+    def from_dict(cls, data: dict) -> PickModel:
+        if data.get("format") != FORMAT_VERSION or "picked" not in data:
+            raise ValueError("not a pick model of this version (refit it: python benchmarks/pick_model.py)")
+        high = data.get("high")
+        return cls(
+            SeverityModel.from_dict(data["picked"]),
+            SeverityModel.from_dict(high) if high is not None else None,
+            data.get("card", {}),
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT_VERSION,
+            "picked": self.picked.to_dict(),
+            "high": self.high.to_dict() if self.high is not None else None,
+            "card": self.card,
+        }
+
+
+def pick_tags(item: Item) -> list[str]:
+    """What the `picked` class reads of an item besides its words: its kind, its labels and how long
+    its description is (experts choose what a thread explains at length more often than a one-liner)."""
+    length = len(item.body or "")
+    size = next((name for bound, name in LENGTHS if length < bound), "long")
+    return [f"kind:{item.kind}", f"length:{size}", *(f"label:{label.lower()}" for label in item.labels)]
+
+
+def read_picks(path: Path) -> PickModel:
+    return read_document(path, "pick model", PickModel.from_dict)
+
+
+def write_picks(model: PickModel, path: Path) -> None:
+    write_document(model.to_dict(), path)
 
 
 @lru_cache(maxsize=4)
-def load_picks(path: str | None = None) -> SeverityModel:
+def load_picks(path: str | None = None) -> PickModel:
     """The model at `path`, or the one shipped with the package; read once per process."""
     if path:
-        return read_model(Path(path), "pick model")
+        return read_picks(Path(path))
     with resources.as_file(resources.files("pytorch_insight") / "models" / PACKAGED) as shipped:
-        return read_model(shipped, "pick model")
-
-
-def pick_probabilities(model: SeverityModel, item: Item) -> dict[str, float]:
-    """Class -> probability (`picked`, and `high` where the model has it)."""
-    # No class needs a quoted sentence (a bar above 1): the probabilities are all the ranking uses.
-    return model.judge(item.title, item.body, tuple, explain=2.0).probabilities
+        return read_picks(shipped)
 
 
 def raisable(assessment: Assessment, base: float) -> bool:

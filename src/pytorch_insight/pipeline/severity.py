@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 import numpy
 
@@ -42,6 +43,7 @@ ENVIRONMENT = re.compile(
 FORMAT_VERSION = 1
 PACKAGED = "severity.json.gz"
 MODEL_ENV = "PYTORCH_INSIGHT_SEVERITY_MODEL"
+Parsed = TypeVar("Parsed")
 
 
 def read_body(body: str | None, limit: int = TEXT_LIMIT) -> str:
@@ -60,9 +62,9 @@ def _before_environment(body: str) -> str:
     return ENVIRONMENT.sub("", head) if guard(ENVIRONMENT).may_match(head) else head
 
 
-def model_text(title: str | None, body: str | None) -> str:
+def model_text(title: str | None, body: str | None, limit: int = TEXT_LIMIT) -> str:
     """The text a model is trained on and reads: title, then the description up to its environment dump."""
-    return f"{title or ''}\n{read_body(body)}"
+    return f"{title or ''}\n{read_body(body, limit)}"
 
 
 def tokens(text: str) -> list[str]:
@@ -70,10 +72,11 @@ def tokens(text: str) -> list[str]:
     return [word or "0" for word in TOKEN.findall(text.lower())]
 
 
-def terms(title: str | None, body: str | None, extra: Iterable[str] = ()) -> list[str]:
-    """The model's features of one item: body words and word pairs, title words marked as such (a
-    title says what the thread is about), and `extra` tags such as the facts the rules read."""
-    words = tokens(model_text(title, body))
+def terms(title: str | None, body: str | None, extra: Iterable[str] = (), limit: int = TEXT_LIMIT) -> list[str]:
+    """The model's features of one item: body words and word pairs (of the first `limit` characters),
+    title words marked as such (a title says what the thread is about), and `extra` tags such as the
+    facts the rules read."""
+    words = tokens(model_text(title, body, limit))
     found = words + _pairs(words)
     found += map("t:".__add__, tokens(title or ""))
     found += extra
@@ -105,6 +108,7 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
     intercept: list[float]
     platt: list[tuple[float, float]]  # a, b per class: p = 1 / (1 + exp(-(a * margin + b)))
     card: dict
+    text_limit: int = TEXT_LIMIT  # how much of a description it was trained on, and so reads
 
     @classmethod
     def from_dict(cls, data: dict) -> SeverityModel:
@@ -119,6 +123,7 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
             intercept=data["intercept"],
             platt=[tuple(pair) for pair in data["platt"]],  # type: ignore[misc]
             card=data.get("card", {}),
+            text_limit=int(data.get("text_limit", TEXT_LIMIT)),
         )
 
     def to_dict(self) -> dict:
@@ -132,6 +137,7 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
             "intercept": self.intercept,
             "platt": [list(pair) for pair in self.platt],
             "card": self.card,
+            "text_limit": self.text_limit,
         }
 
     @cached_property
@@ -183,7 +189,7 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
 
         @lru_cache(maxsize=256)
         def columns(body: str) -> tuple[list[str], list[int | None], list[int | None]]:
-            words = tokens(read_body(body))
+            words = tokens(read_body(body, self.text_limit))
             return (
                 words,
                 [*map(self.index.get, words)],
@@ -265,17 +271,25 @@ def _sigmoid(value: float) -> float:
 
 
 def read_model(path: Path, what: str = "severity model") -> SeverityModel:
+    return read_document(path, what, SeverityModel.from_dict)
+
+
+def read_document(path: Path, what: str, parse: Callable[[dict], Parsed]) -> Parsed:
+    """A model file (JSON, gzipped when its name ends in .gz) parsed by `parse`; any fault is a ConfigError."""
     try:
         raw = path.read_bytes()
-        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
-        return SeverityModel.from_dict(data)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return parse(json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"cannot read the {what} {path}: {exc}") from None
 
 
 def write_model(model: SeverityModel, path: Path) -> None:
+    write_document(model.to_dict(), path)
+
+
+def write_document(data: dict, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(model.to_dict(), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     path.write_bytes(gzip.compress(text, mtime=0) if path.suffix == ".gz" else text)
 
 
