@@ -4,13 +4,17 @@ class the model cannot tell apart on its corpus's newest part says nothing."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
+import pytest
+
 from pytorch_insight.config_ranking import Judgement as Settings
+from pytorch_insight.errors import ConfigError
 from pytorch_insight.pipeline.facts import FactExtractor
 from pytorch_insight.pipeline.learned import LearnedJudge
 from pytorch_insight.pipeline.reasons import fact_reason
-from pytorch_insight.pipeline.severity import SeverityModel, load_model, read_model, terms, write_model
+from pytorch_insight.pipeline.severity import READ_AHEAD, SeverityModel, load_model, read_model, terms, write_model
 from tests.pipeline.helpers import PROFILE, item
 
 # A two-class model written by hand: "leak" words push memory up, "stuck" says nothing of a hang.
@@ -75,6 +79,18 @@ def test_a_model_round_trips_through_its_file(tmp_path) -> None:  # type: ignore
         again = read_model(tmp_path / name)
         found = terms("leak", "objects piles up")
         assert again.probabilities(found) == MODEL.probabilities(found)
+
+
+@pytest.mark.parametrize("limit", [0, -5, READ_AHEAD + 1, "600"])
+def test_a_model_that_would_read_past_the_cleaned_text_is_a_clear_error(tmp_path, limit) -> None:  # type: ignore[no-untyped-def]
+    # Only READ_AHEAD characters of a description are cleaned for reading: a file asking for more,
+    # or for none, would read other than it says.
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({**MODEL.to_dict(), "text_limit": limit}), encoding="utf-8")
+    with pytest.raises(ConfigError, match="text_limit"):
+        read_model(path)
+    write_model(replace(MODEL, text_limit=READ_AHEAD), path)
+    assert read_model(path).text_limit == READ_AHEAD
 
 
 def test_the_shipped_model_has_a_card_with_its_corpus_and_time_split_metrics() -> None:

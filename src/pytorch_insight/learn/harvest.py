@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pytorch_insight.http import HttpClient, RequestStats
-from pytorch_insight.pipeline.severity import TEXT_LIMIT
+from pytorch_insight.pipeline.severity import READ_AHEAD
 
 PER_PAGE = 100
 
@@ -54,8 +54,8 @@ def corpus_line(payload: Mapping[str, Any], query: str) -> dict[str, Any] | None
         "title": payload.get("title") or "",
         "labels": [label for label in labels if isinstance(label, str)],
         "created": created[:10] if isinstance(created, str) else None,
-        # As much as the model reads, with room for the environment dump it drops.
-        "text": (payload.get("body") or "")[: 4 * TEXT_LIMIT],
+        # As much as a model may read, with room for the boilerplate and environment dump it drops.
+        "text": (payload.get("body") or "")[:READ_AHEAD],
         "text_from": "description",
         "query": query,
     }

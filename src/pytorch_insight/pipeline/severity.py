@@ -33,6 +33,9 @@ from pytorch_insight.text import BOILERPLATE, lead_in
 # states its problem (on the corpus's time split 600 characters read better than 1,200 or 400, and
 # the corpus shows at most ~1,200 of each thread).
 TEXT_LIMIT = 600
+# How much of a description is cleaned (boilerplate and environment dump cut away) before a model
+# reads it: no model may read further than this, or it would read less than its file says.
+READ_AHEAD = 4 * TEXT_LIMIT
 # A word, or a number (its group empty: a number reads as `0`).
 TOKEN = re.compile(r"([a-z][a-z0-9_]*)|\d+(?:\.\d+)?")
 # Environment dumps say what was installed, not what happened (`[pip3] nvidia-nccl...`).
@@ -56,7 +59,7 @@ def read_body(body: str | None, limit: int = TEXT_LIMIT) -> str:
 # happens, and a stack's list alone can fill the part of a PR's description the model reads.
 @lru_cache(maxsize=16)
 def _before_environment(body: str) -> str:
-    head = body[: 4 * TEXT_LIMIT]
+    head = body[:READ_AHEAD]
     if guard(BOILERPLATE).may_match(head):
         head = BOILERPLATE.sub("", head).lstrip()
     return ENVIRONMENT.sub("", head) if guard(ENVIRONMENT).may_match(head) else head
@@ -123,7 +126,7 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
             intercept=data["intercept"],
             platt=[tuple(pair) for pair in data["platt"]],  # type: ignore[misc]
             card=data.get("card", {}),
-            text_limit=int(data.get("text_limit", TEXT_LIMIT)),
+            text_limit=_text_limit(data.get("text_limit", TEXT_LIMIT)),
         )
 
     def to_dict(self) -> dict:
@@ -262,6 +265,12 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
             return dict.fromkeys(wanted, 0.0)
         sums = rows[:, columns] @ self._idf[columns]
         return {k: float(total) for k, total in zip(wanted, sums, strict=True)}
+
+
+def _text_limit(value: object) -> int:
+    if not isinstance(value, int) or not 0 < value <= READ_AHEAD:
+        raise ValueError(f"text_limit {value!r} is not a number of characters from 1 to {READ_AHEAD}")
+    return value
 
 
 def _sigmoid(value: float) -> float:
