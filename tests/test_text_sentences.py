@@ -204,3 +204,13 @@ def test_list_items_without_a_stop_stay_apart_when_quoted_together() -> None:
     # sentences with their stops, and a sentence that goes on in lower case, are joined as written
     assert join_sentences(["It fails (see #1).", "The fix is small."]) == "It fails (see #1). The fix is small."
     assert join_sentences(["If you hold `buf`", "and free it twice"]) == "If you hold `buf` and free it twice"
+
+
+def test_a_text_that_stops_in_mid_clause_quotes_its_last_sentence_as_cut() -> None:
+    # A copied description often ends where the copy was cut: the quote must not read as complete.
+    cut = sentences("The loop overwrites the inactive lanes. So the reduction of")
+    assert cut == ["The loop overwrites the inactive lanes.", "So the reduction of…"]
+    # A last sentence that ends on a word a statement may end on stays as written, and only the
+    # text's end is read as cut (a line that stops on "and" before a list is not).
+    assert sentences("It works now. Please review this") == ["It works now.", "Please review this"]
+    assert sentences("Steps taken to fix it and\n\n- the loader retries once.")[0] == "Steps taken to fix it and"

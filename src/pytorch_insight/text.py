@@ -122,6 +122,12 @@ CONTROL = re.compile(
 SAFE_URL = re.compile(r"(?:https?://[^\s/?#]|mailto:\S)\S*", re.I)
 TITLE_LIMIT = 300  # characters of a title printed in a heading, a table or the archive
 MAX_SENTENCE = 400
+# Words no statement ends on. A text whose last sentence stops on one was cut in mid-clause (by the
+# copy it came from, or at BODY_LIMIT): the sentence is quoted with an ellipsis marking the cut, as
+# a sentence cut at MAX_SENTENCE is, so no quote reads as if the source said no more.
+CUT_OFF = frozenset(
+    "a an the of to for with from into onto via and or but nor than because whose its their our your my".split()
+)
 # A sentence is judged by its beginning (and its end, for a question): it is printed cut to
 # MAX_SENTENCE anyway, and a 64k run without a full stop is no sentence to read through.
 SENTENCE_READ = 4 * MAX_SENTENCE
@@ -267,8 +273,10 @@ def sentences(text: str) -> list[str]:
 @lru_cache(maxsize=512)
 def _sentences(text: str) -> tuple[str, ...]:
     found = []
-    for part in SENTENCE_END.split(prose(text)):
-        sentence = _laid_out(part) or " ".join(part.split()).lstrip("-* ").strip()
+    parts = SENTENCE_END.split(prose(text))
+    for number, part in enumerate(parts, start=1):
+        laid = _laid_out(part)
+        sentence = laid or " ".join(part.split()).lstrip("-* ").strip()
         head = sentence[:SENTENCE_READ]
         if NOT_A_STATEMENT_START.match(head) or NOT_A_STATEMENT_ANYWHERE.search(head):
             continue
@@ -276,7 +284,8 @@ def _sentences(text: str) -> tuple[str, ...]:
         if mentions and (mentions.group().rstrip()[-1] in ",:" or not PAST_VERB.match(sentence, mentions.end())):
             sentence = sentence[mentions.end() :]
         if len(sentence) >= 12 and LETTER.search(sentence[:SENTENCE_READ]) and not _is_question(sentence):
-            found.append(shorten(sentence, MAX_SENTENCE))
+            cut = number == len(parts) and not laid and sentence[-20:].rsplit(" ", 1)[-1].lower() in CUT_OFF
+            found.append(shorten(sentence + ("…" if cut else ""), MAX_SENTENCE))
     return tuple(found)
 
 
