@@ -214,3 +214,15 @@ def test_a_text_that_stops_in_mid_clause_quotes_its_last_sentence_as_cut() -> No
     # text's end is read as cut (a line that stops on "and" before a list is not).
     assert sentences("It works now. Please review this") == ["It works now.", "Please review this"]
     assert sentences("Steps taken to fix it and\n\n- the loader retries once.")[0] == "Steps taken to fix it and"
+
+
+def test_a_line_naming_the_assistant_that_wrote_the_change_is_not_its_summary() -> None:
+    text = "Codex assisted with the implementation.\n\nThe profiler is restored after dependency tracing."
+    assert sentences(text) == ["The profiler is restored after dependency tracing."]
+    # The word alone, in a sentence about something else, stays.
+    assert sentences("The codex table lists every kernel.") == ["The codex table lists every kernel."]
+
+
+def test_a_title_before_a_name_does_not_end_a_sentence() -> None:
+    text = "Warnings were flagged by Dr. CI on every run. They are errors now."
+    assert sentences(text) == ["Warnings were flagged by Dr. CI on every run.", "They are errors now."]

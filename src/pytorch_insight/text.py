@@ -65,6 +65,12 @@ BOILERPLATE = re.compile(
     r"an ai)\b.*)$",
     re.I | re.M,
 )
+# A line naming the assistant that wrote the change ("Codex assisted with the implementation", "Claude
+# Code wrote the tests"): no summary of the change. Left out of what is quoted, not of what the
+# learned models read (they were trained with it).
+ASSISTANT_LINE = re.compile(
+    r"^[ \t]*+(?:codex|claude|copilot|chatgpt)\b[^\n]{0,40}?\b(?:assisted|helped|wrote|generated)\b.*$", re.I | re.M
+)
 # fbcode exports: "Summary:" opens the description, "Test Plan:" a block of commands and links that
 # runs up to the reviewers, the revision or the end.
 SUMMARY_PREFIX = re.compile(r"^[ \t]*+Summary:\s*", re.M)
@@ -93,7 +99,7 @@ LETTER = re.compile(r"[^\W\d_]")  # str.isalpha in one C loop: a 64k "sentence" 
 # stands before it is looked behind for, the blank included.
 SENTENCE_END = re.compile(
     r"\s(?:(?<=[.!?]\s)(?<!\be\.g\.\s)(?<!\bi\.e\.\s)(?<!\bvs\.\s)(?<!\betc\.\s)(?<!\bcf\.\s)(?<!\bapprox\.\s)"
-    r"(?<!\bNo\.\s)\s*(?=[A-Z`\"'(\[@])|(?<=\n)\s*\n|(?<=\n)(?=\s*(?:[-*]|\d+[.)])\s))"
+    r"(?<!\bNo\.\s)(?<!\bDr\.\s)\s*(?=[A-Z`\"'(\[@])|(?<=\n)\s*\n|(?<=\n)(?=\s*(?:[-*]|\d+[.)])\s))"
 )
 # Blank lines between two lines of text: one says as much as 64k of them, and every later pattern
 # that starts at a line start has far fewer to try.
@@ -205,6 +211,7 @@ PROSE_PASSES: tuple[tuple[re.Pattern[str], str], ...] = (
     (SUMMARY_PREFIX, ""),
     (TEMPLATE_PROMPT, "\n"),
     (BOILERPLATE, ""),
+    (ASSISTANT_LINE, ""),
     (IMAGE, " "),
     (HTML_TAG, " "),
     (LINK, r"\1"),

@@ -14,6 +14,7 @@ from tests.pipeline.helpers import PROFILE
 
 # The module, not the function `pytorch_insight.pipeline` exports under its name.
 link = importlib.import_module("pytorch_insight.pipeline.link")
+references = importlib.import_module("pytorch_insight.pipeline.references")
 RAW = Path(__file__).resolve().parents[1] / "data" / "raw"
 
 
@@ -60,7 +61,7 @@ def patterns() -> list[re.Pattern[str]]:
     found += [re.compile(p) for area in PROFILE.areas for p in area.patterns]
     found += [re.compile(p) for rule in PROFILE.noise for p in rule.title_patterns]
     found += list(phrases.PROBLEMS.values())
-    modules = (facts, phrases, link, text_module, severity)
+    modules = (facts, phrases, link, references, text_module, severity)
     found += [value for module in modules for value in vars(module).values() if isinstance(value, re.Pattern)]
     return found
 

@@ -1,6 +1,6 @@
 from pytorch_insight.model import Item, Relation
 from pytorch_insight.pipeline import assess, select_focus
-from pytorch_insight.pipeline.link import closing_references, issue_urls, partial_fix
+from pytorch_insight.pipeline.references import closing_references, issue_urls, partial_fix
 from tests.pipeline.helpers import PROFILE, item, ref, relations, run
 
 
@@ -331,3 +331,13 @@ def test_a_report_listing_related_reports_tracks_none_of_them() -> None:
     result = run(report, umbrella)
     assert relations(result[report.id], "tracks") == []
     assert relations(result[umbrella.id], "tracks") == [ref(501), ref(502), ref(503)]
+
+
+def test_an_issue_under_a_lead_in_that_names_it_related_is_no_fix() -> None:
+    url = "https://github.com/pytorch/pytorch/issues/4321"
+    previous = "**Previous PR:**\nhttps://github.com/pytorch/pytorch/pull/4000"
+    related = f"Unify the versions.\n\n{previous}\n\n**Related issue:**\n{url}\n"
+    assert issue_urls(related, fix=False) == [] and issue_urls(related, fix=True) == []
+    # The same URL alone, or under a lead-in that says it is fixed, is the issue the change fixes.
+    assert issue_urls(f"Fix the leak.\n\n{url}\n", fix=False) == [("pytorch/pytorch", 4321, url)]
+    assert issue_urls(f"Fix the leak.\n\nFixes:\n{url}\n", fix=False) == [("pytorch/pytorch", 4321, url)]

@@ -18,9 +18,10 @@ from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
 from pytorch_insight.model import Item, Relation, SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
-from pytorch_insight.pipeline.link import partial_fix, shared_name
+from pytorch_insight.pipeline.link import shared_name
 from pytorch_insight.pipeline.rank import INHERITED, severity_sharers
 from pytorch_insight.pipeline.reasons import fact_reason
+from pytorch_insight.pipeline.references import partial_fix
 from pytorch_insight.redact import scrub_document
 from pytorch_insight.report.fix_words import FixWords
 from pytorch_insight.report.i18n import MESSAGES, Catalogue

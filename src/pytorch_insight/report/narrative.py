@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pytorch_insight.analysis.model import Analysis
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.pipeline.facts import Fact
-from pytorch_insight.pipeline.link import partial_fix
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS
 from pytorch_insight.pipeline.rank import severity_sharers
 from pytorch_insight.pipeline.reasons import FACT_NAMES, MODEL_NAMES, in_source_case
+from pytorch_insight.pipeline.references import partial_fix
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.text import excerpt, sentences, shorten
 
