@@ -89,6 +89,16 @@ HELD_OUT = (
     "week 10-06..10-12",
     "week 07-06..07-12",
     "week 04-28..05-04",
+    "week 03-03..03-09",
+    "week 11-03..11-09",
+    "week 02-02..02-08",
+    "week 06-15..06-21",
+    "week 01-12..01-18",
+    "week 08-17..08-23",
+    "week 09-22..09-28",
+    "week 05-26..06-01",
+    "week 05-04..05-10",
+    "week 07-28..08-03",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

@@ -71,6 +71,22 @@ BOILERPLATE = re.compile(
 ASSISTANT_LINE = re.compile(
     r"^[ \t]*+(?:codex|claude|copilot|chatgpt)\b[^\n]{0,40}?\b(?:assisted|helped|wrote|generated)\b.*$", re.I | re.M
 )
+# The author speaking of the report rather than the problem ("Apologies for posting an AI-generated
+# report, but ...", "I lost an entire morning to this bug."): no summary, impact or cause. Its other
+# words may still name the setup (two GPUs, Windows), so the facts read it; the quoting does not.
+AUTHOR_ASIDE = re.compile(
+    r"^\W*(?:(?:(?:my\s+)?apolog(?:ies|ize|ise)|sorry)\b|"
+    r"i\s+(?:lost|spent|wasted|burned|burnt)\s+(?:an?\s+|the\s+|my\s+)?(?:entire\s+|whole\s+|full\s+|good\s+)?"
+    r"(?:morning|afternoon|evening|day|night|week|weekend|hours?|days)\b)",
+    re.I,
+)
+
+
+def aside(sentence: str) -> bool:
+    """The sentence is the author speaking of the report or of their time, not of the problem."""
+    return AUTHOR_ASIDE.match(sentence) is not None
+
+
 # fbcode exports: "Summary:" opens the description, "Test Plan:" a block of commands and links that
 # runs up to the reviewers, the revision or the end.
 SUMMARY_PREFIX = re.compile(r"^[ \t]*+Summary:\s*", re.M)

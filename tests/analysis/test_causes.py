@@ -81,6 +81,12 @@ def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the
         'On teardown the launcher logs "Stopping worker due to timeout" although none timed out.',
         # why a failure is bad, not how it comes about
         "That case is worse than a clean error, because the job was healthy until the shutdown.",
+        # the reason for a choice the authors made, or why a choice is sound
+        "We deliberately skip the input hooks, because they are recorded in the graph already.",
+        "Because it still makes sense to keep the dense path when both layouts agree.",
+        "Because this is simpler to maintain, the fallback stays on the host.",
+        # the case that works, said beside the failure
+        "When the batch is full, the correct kernel is picked.",
     ],
 )
 def test_a_cause_ruled_out_or_pointed_elsewhere_is_no_root_cause(sentence: str) -> None:
@@ -337,3 +343,54 @@ def test_a_root_cause_lead_in_heads_its_section_and_its_list_of_code_is_no_cause
         "For two rows or fewer, both checks see empty tensors and never fire. "
         "The view then spans the gap between the rows."
     )
+
+
+def test_what_a_change_lets_the_code_do_is_no_omission_of_the_old_code() -> None:
+    option = parse_body(
+        "Adds a flag to the cache.\n\nIf set, the loader will be able to read the cached index instead of "
+        "rebuilding it."
+    )
+    assert root_cause_sentences([option], [], [True]) == ([], False)
+    fault = parse_body("Fixes #40\n\nThe loader reads the stale index instead of the rebuilt one.")
+    assert root_cause_sentences([fault], [], [True])[0] == [
+        "The loader reads the stale index instead of the rebuilt one."
+    ]
+
+
+def test_the_case_that_works_next_to_a_harm_is_no_mechanism_but_a_wrong_one_is() -> None:
+    works = parse_body(
+        "The kernel call is emitted for the wrong device. If all inputs share one device, the correct "
+        "kernel is emitted. This leads to a crash on load."
+    )
+    assert root_causes(root_cause_sentences([works], [])[0], "") == []
+    wrong = parse_body("The wrapper picks the kernel from the first input's device. This leads to a crash on load.")
+    assert root_causes(root_cause_sentences([wrong], [])[0], "") == [
+        "The wrapper picks the kernel from the first input's device."
+    ]
+
+
+def test_an_effect_of_what_came_before_is_no_cause_but_a_cause_it_gives_is() -> None:
+    assert root_causes(["This leads to a crash on load, causing the worker to exit with an error."], "") == []
+    stated = "This leads to a crash on load because the stride is computed from the padded size."
+    assert root_causes([stated], "") == [stated]
+
+
+def test_a_fix_s_note_on_its_benchmark_run_is_no_account_of_the_report() -> None:
+    bug = item(40, "Compile time grows quadratically with the graph size", "")
+    fix = item(
+        41,
+        "Limit the fusion window",
+        "Fixes #40\n\nDashboard run with a window of 128 here, no change on the suite.",
+        kind="pull_request",
+    )
+    found = analyse(bug, fix)
+    assert "Dashboard run" not in found[40].root_cause
+    assert "Dashboard run" not in found[40].summary
+    told = item(
+        43,
+        "Limit the fusion window",
+        "Fixes #42\n\nThe fusion pass compared every pair of nodes, so compile time grew with the square of the graph.",
+        kind="pull_request",
+    )
+    found = analyse(item(42, "Compile time grows quadratically with the graph size", ""), told)
+    assert found[42].root_cause.startswith("The fusion pass compared every pair of nodes")

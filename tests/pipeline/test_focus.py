@@ -44,7 +44,7 @@ def test_a_quiet_week_still_fills_its_focus_list_with_its_best_stories() -> None
 def test_a_story_nothing_speaks_for_is_not_raised_to_fill_the_list() -> None:
     profile = PROFILE.model_copy(deep=True)
     profile.ranking.focus_fill = 12
-    plain = item(1, "[inductor] Rename a helper")
+    plain = item(1, "[inductor] Rename a helper", kind="pull_request")
     event = item(2, "PyTorch Conference keynote", kind="event", n_comments=3)
     ranked = assess([plain, event], profile)
     assert {a.id: a.priority for a in ranked} == {plain.id: "low", event.id: "low"}

@@ -205,6 +205,24 @@ def test_the_change_a_fix_names_as_the_origin_is_not_what_it_fixes() -> None:
     assert relations(result[origin.id], "fixed_by") == []
 
 
+def test_a_revert_fixes_the_issue_it_says_the_reverted_change_caused() -> None:
+    bug = item(630, "Cached graphs return stale guards after the cache rework")
+    earlier = item(631, "Rework the graph cache", kind="pull_request")
+    revert = item(
+        632,
+        'Revert "Rework the graph cache (#631)"',
+        body="Reverts #631. Bisected as the cause of the stale-guard bug (#630); with it reverted the tests pass.",
+        kind="pull_request",
+    )
+    # a change that is no revert names where a problem came from
+    other = item(633, "Tidy the cache keys", body="This caused #630 to show up more often.", kind="pull_request")
+    result = run(bug, earlier, revert, other)
+    assert relations(result[revert.id], "fixes") == [bug.id]
+    assert relations(result[bug.id], "fixed_by") == [revert.id]
+    [evidence] = [r.evidence for r in result[bug.id].relations if r.type == "fixed_by"]
+    assert "cause of the stale-guard bug (#630" in evidence
+
+
 def test_a_problem_a_fix_compares_itself_to_is_not_one_it_fixes() -> None:
     earlier = item(620, "FFT gives wrong values for zero strides")
     bug = item(621, "FFT round trip loses energy at one size")

@@ -156,6 +156,35 @@ TIME_SHARE = re.compile(
     r"(?:about\s+|around\s+|~\s*)?\d+(?:\.\d+)?\s*%\s+of\b",
     re.I,
 )
+# "We intentionally ignore X, because ...", "by design, because ...": the reason for a choice the
+# authors made, no failure's cause.
+DESIGN_CHOICE = re.compile(
+    r"\b(?:intentional(?:ly)?|deliberate(?:ly)?|on purpose|purposely|by design|"
+    r"(?:we|i) (?:chose|choose|decided|opt(?:ed)?) to)\b",
+    re.I,
+)
+# "Because it still makes sense to run the dense kernel ...", "because this is simpler": why a
+# choice is sound, not why anything fails.
+JUSTIFICATION = re.compile(
+    r"^(?:because|due to)\s+(?:it|this|that|doing so)\s+(?:still\s+|also\s+|just\s+)?"
+    r"(?:makes?\s+(?:more\s+)?sense|(?:is|would be|will be)\s+(?:\w+\s+)?(?:simpler|cleaner|easier|safer|cheaper|"
+    r"faster|better|more (?:efficient|robust|general|consistent|readable))|"
+    r"keeps?\s+(?:\w+\s+)?(?:simple|consistent))\b",
+    re.I,
+)
+# "dashboard run here w/ no regressions", "the suite passes without failures": how a check of the
+# change went.
+RUN_NOTE = re.compile(r"\bdashboard\b|\b(?:no|without|zero)\s+(?:\w+\s+)?(?:regressions?|failures?|slowdowns?)\b", re.I)
+# "If the model is CPU-only, the correct kernel is generated.": the case that works, said beside the
+# failure; a sentence the next one names as bringing harm about is its mechanism only when it says
+# something goes wrong.
+CORRECT_OUTCOME = re.compile(
+    r"\b(?:correct|right|expected|proper)\s+(?:[\w-]+\s+){0,3}?(?:is|are|was|were|gets?|got)\s+(?:\w+\s+)?"
+    r"(?:generated|produced|returned|used|called|chosen|picked|emitted|computed|selected)\b|"
+    r"\b(?:works?|worked|runs?|ran|passe?s|passed)\s+(?:fine|correctly|as expected)\b",
+    re.I,
+)
+NEGATED = re.compile(r"\b(?:not|never|no|\w+n['’]t|incorrect\w*|wrong)\b", re.I)
 # The role model's agreement with a candidate found by a marker alone: it must not read the sentence
 # as a role that states no cause (what happens, what is expected, how it was tested) with at least
 # this probability. Chosen on the tuned weeks of the field-truth benchmark.
@@ -211,6 +240,15 @@ OMISSION = re.compile(
     r"\b(?:guarded|checked|validated)\s+only\b",
     re.I,
 )
+# "If true, the allocator will be able to use the pool instead of OOMing", "it can now read the
+# cached value instead of ...": what the change lets the code do, not what the code got wrong.
+NEW_BEHAVIOUR = re.compile(
+    r"\b(?:will|can|could|may|might)\s+(?:now\s+|then\s+|also\s+|instead\s+)?(?:be able to|be allowed to|"
+    r"(?:use|read|write|compute|pick|emit|report)\w*\b[^.;]{1,80}?\binstead of)\b|^\W*if (?:true|enabled|set)\b",
+    re.I,
+)
+
+
 # In a fix's description, how the code behaved before it: "Previously, the cache key held only the
 # device index", "The previous check compared the major version alone": the mechanism the change removes.
 PRIOR_BEHAVIOUR = re.compile(
@@ -290,7 +328,12 @@ def across_code(found: list[str]) -> list[str]:
 def omission(sentence: str) -> bool:
     """A fix's description names what the code failed to do ("the offset was not multiplied by the
     element size", "never restored"), which is the mechanism the fix removes; not the change itself."""
-    return OMISSION.search(sentence) is not None and not describes_change(sentence) and not NOT_DONE.search(sentence)
+    return (
+        OMISSION.search(sentence) is not None
+        and not describes_change(sentence)
+        and not NOT_DONE.search(sentence)
+        and not NEW_BEHAVIOUR.search(sentence)
+    )
 
 
 def prior_behaviour(sentence: str) -> bool:
@@ -319,6 +362,8 @@ def root_causes(
         marker = ROOT_CAUSE.search(sentence)
         if marker and not_a_cause(sentence, marker):
             continue
+        if not marker and states_success(sentence):
+            continue
         clause = cause_clause(sentence, summary)
         if not clause or SILENT_CLAUSE.match(clause):
             continue
@@ -334,6 +379,8 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
     return bool(
         quoted(before)  # 'printed "Aborting due to timeout"': a program's message, not the author's account
         or CLOSING_LINE.match(sentence)
+        # "This leads to X, causing Y": effects of what came before, both of them
+        or (LEADS_TO_HARM.match(sentence) is not None and EFFECT_MARKER.match(clause) is not None)
         or CHANGE_LOG_LINE.match(sentence)
         or CHECK_FAILS.search(before)
         or GUESSED.search(before)
@@ -350,11 +397,25 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or CHANGE_REASON.search(before)
         or ATTEMPT_FAILED.search(before)
         or UNVERIFIED.search(before)
+        or DESIGN_CHOICE.search(before)
         or SILENT_CLAUSE.match(clause)
+        or JUSTIFICATION.match(clause)
         or EVIDENCE_CLAUSE.match(clause)
         or RESULT_CLAUSE.match(clause)
         or TIME_SHARE.match(clause)
     )
+
+
+def run_note(sentence: str) -> bool:
+    """The sentence reports how a check of the change went ("dashboard run here w/ no regressions"):
+    a note on the change's testing, no account of the problem."""
+    return RUN_NOTE.search(sentence) is not None
+
+
+def states_success(sentence: str) -> bool:
+    """The sentence says what goes right (a correct kernel picked, a path that works), with no word
+    that turns it into a failure."""
+    return CORRECT_OUTCOME.search(sentence) is not None and NEGATED.search(sentence) is None
 
 
 def quoted(before: str) -> bool:

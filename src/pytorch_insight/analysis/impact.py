@@ -8,7 +8,7 @@ import re
 from pytorch_insight.analysis.causes import CHANGE_REASON, CLOSING_LINE, HARM, SPARED, describes_change
 from pytorch_insight.headings import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
-from pytorch_insight.text import CODE_SPAN, bounded, code_only, excerpt, lead_in, parse_body, section, sentences
+from pytorch_insight.text import CODE_SPAN, aside, bounded, code_only, excerpt, lead_in, parse_body, section, sentences
 
 CHANGES = ("pull_request", "commit")
 # Facts whose sentences state the impact: the problem, its measurement, a measured gain.
@@ -104,6 +104,7 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
                 and fact.source == "text"  # a model's fact quotes the sentence that weighs most, not one that states it
                 and (fact.evidence != own_title or (fixing and assessment.item.kind not in CHANGES))
                 and _plain(fact.evidence)
+                and not aside(fact.evidence)
                 and not describes_change(fact.evidence)  # "Disable the fast kernel due to accuracy issues"
                 and not supposed(fact.evidence)
                 and not lead_in(fact.evidence)  # "The crash occurs when running the following:" states it half

@@ -6,7 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from pytorch_insight.analysis.causes import describes_change, measures, root_cause_sentences, root_causes
+from pytorch_insight.analysis.causes import (
+    describes_change,
+    measures,
+    root_cause_sentences,
+    root_causes,
+    run_note,
+)
 from pytorch_insight.analysis.fix_state import (
     fix_state,
     fixed_said,
@@ -33,6 +39,7 @@ from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import (
     LETTER,
     Body,
+    aside,
     bounded,
     excerpt,
     join_sentences,
@@ -89,10 +96,12 @@ TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 URL = re.compile(r"https?://\S+")
 # What a repro shows going wrong, in a report's words after it: harm, or outputs that disagree.
 SEEN_WRONG = re.compile(rf"{OPENING_HARM.pattern}|\bdiscrepanc(?:y|ies)\b", re.I)
-# "*Quick note: this report comes from a user ...*", "Disclaimer: ...": a description's opening
-# paragraph about the report itself, up to the blank line that ends it.
+# "*Quick note: this report comes from a user ...*", "Disclaimer: ...", "Apologies for posting ...": a
+# description's opening paragraph about the report itself, up to the blank line that ends it.
 OPENING_NOTE = re.compile(
-    r"\s*[*_]*(?:[\w-]+ )?(?:note|disclaimer|fyi)[*_]*\s*:[^\n]*+(?:\n(?![ \t]*\n)[^\n]*+)*+", re.I
+    r"\s*[*_]*(?:(?:[\w-]+ )?(?:note|disclaimer|fyi)[*_]*\s*:|(?:apolog(?:ies|ize|ise)|sorry)\b)"
+    r"[^\n]*+(?:\n(?![ \t]*\n)[^\n]*+)*+",
+    re.I,
 )
 SUMMARY_WORDS = 5
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
@@ -195,7 +204,8 @@ class RuleAnalyser:
         ]
         if not analysis.summary and story:  # an issue that is all code: its fix tells what happened
             told = summarise(bodies[1])
-            if not describes_change(told):  # what the fix does is no account of the report
+            # what the fix does, or a note on its benchmark run, is no account of the report
+            if not (describes_change(told) or run_note(told)):
                 analysis.summary = told
                 analysis.quoted_from["summary"] = story[0].id
         if not analysis.summary and item.kind in CHANGES:
@@ -224,10 +234,15 @@ class RuleAnalyser:
         if not analysis.root_cause and not candidates and item.kind not in CHANGES and fixes:
             # The fix's own account of what was wrong is the best statement of the cause there is; not
             # when the thread's own cause sentences were all rejected (its fix then rarely says more),
-            # nor when its opening says what the change does, only measures the problem or repeats
-            # the issue's title (the symptom, not how it comes about).
+            # nor when its opening says what the change does, only measures the problem, reports how a
+            # check of the change went or repeats the issue's title (the symptom, not how it comes about).
             fix_account = summarise(parse_body(fixes[0].item.body))
-            if not (describes_change(fix_account) or measures(fix_account) or repeats(fix_account, item.title)):
+            if not (
+                describes_change(fix_account)
+                or measures(fix_account)
+                or run_note(fix_account)
+                or repeats(fix_account, item.title)
+            ):
                 analysis.root_cause = fix_account
                 analysis.quoted_from["root_cause"] = fixes[0].id
         used = summary + analysis.root_cause + analysis.details
@@ -347,10 +362,15 @@ def skips_code(text: str, first: str, second: str) -> bool:
 
 
 def says_something(sentence: str) -> bool:
-    """A statement rather than a label, a link, a bare reference ("TEST PR: <url>", "Relanding D123") or
-    a setup step."""
+    """A statement rather than a label, a link, a bare reference ("TEST PR: <url>", "Relanding D123"), a
+    setup step or an aside of the author's."""
     words = [word for word in URL.sub("", sentence).split() if LETTER.search(word)]
-    return len(words) >= SUMMARY_WORDS and not REFERENCE_ONLY.match(sentence) and not SETUP_STEP.match(sentence)
+    return (
+        len(words) >= SUMMARY_WORDS
+        and not REFERENCE_ONLY.match(sentence)
+        and not SETUP_STEP.match(sentence)
+        and not aside(sentence)
+    )
 
 
 def repeats(sentence: str, title: str | None) -> bool:

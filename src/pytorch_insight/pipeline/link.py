@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence, Set
 from pytorch_insight.guard import guard
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
-from pytorch_insight.pipeline.fuse import cherry_picked
+from pytorch_insight.pipeline.fuse import REVERT, cherry_picked
 from pytorch_insight.pipeline.references import (
     FIX_LEAD,
     FIX_MENTION,
@@ -19,6 +19,7 @@ from pytorch_insight.pipeline.references import (
     REFERENCE,
     REFERENCE_OR_PULL,
     WEAK_NOT_FIX,
+    caused_issues,
     closing_references,
     issue_urls,
     line_at,
@@ -90,6 +91,11 @@ def link_fixes(
             ((r, n), f'closing keyword in {origin}: "{q}"')
             for r, n, q in closing_references(body, item.repo, issue=issue)
         ]
+        if REVERT.match(item.title or ""):
+            targets += [
+                ((r, n), f'issue the reverted change caused, in {origin}: "{q}"')
+                for r, n, q in caused_issues(body, item.repo, issue)
+            ]
         if assessment.facts.is_fix:
             seen = {target for target, _ in targets}
             # "a cherry-pick PR for #N" names the change it copies, not a problem it fixes

@@ -286,11 +286,12 @@ AFTER_CONTEXT = re.compile(
     r"|^[\s-]*(?:(?:displayed|printed|shown|reported|logged|mentioned)\s+)?(?:in|of)\s+(?:the\s+|its\s+)?"
     r"(?:error\s+|warning\s+|log\s+|exception\s+)?(?:messages?|strings?|logs?|docs?|docstrings?|documentation|comments?)\b"
 )
-# "it doesn't seem to reproduce the crash", "we never managed to trigger a hang": a failure someone
-# could not bring about is denied from further away than BEFORE_CONTEXT looks.
+# "it doesn't seem to reproduce the crash", "we never managed to trigger a hang", "does not result in
+# an error": a failure someone could not bring about, or that does not follow, is denied from further
+# away than BEFORE_CONTEXT looks.
 NOT_REPRODUCED = re.compile(
     r"\b(?:not|never|\w+n['’]t|cannot|unable to|failed to)\s+(?:\S+\s+){0,3}?"
-    r"(?:reproduc|trigger|observ|see|hit)\w*\s+(?:the\s+|a\s+|an\s+|any\s+)?$"
+    r"(?:(?:reproduc|trigger|observ|see|hit)\w*|(?:result|lead)\w*\s+(?:in|to))\s+(?:the\s+|a\s+|an\s+|any\s+)?$"
 )
 # "are safely rejected with a ValueError", "so the load errors out early", "should raise an error": an
 # error a change brings in, or one the author expects, is the behaviour wanted, not a failure. "For

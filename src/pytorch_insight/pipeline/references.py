@@ -61,6 +61,24 @@ NOT_A_FIX = re.compile(
     r"\b(?:related|see|similar|follow[- ]?up|part of|tracking|umbrella|cf\.|context|pull request resolved)\b", re.I
 )
 QUOTE_LIMIT = 160
+# A revert that names the issue the reverted change brought about ("bisected as the cause of the
+# cache bug (#N)", "it broke #N") cures that issue: the revert is its fix. "Caused by #N" names
+# where a problem came from instead.
+CAUSED_ISSUE = re.compile(
+    r"\b(?:cause[sd]?(?!\s+by)(?:\s+of)?|broke|breaks|introduced|regressed)\b[^.\n#]{0,80}?(?<![\w/])#(\d+)\b", re.I
+)
+
+
+def caused_issues(text: str, repo: str | None, issue: Callable[[str, int], bool]) -> list[tuple[str, int, str]]:
+    """(repo, number, the words that say it) for each known issue a revert's text says the reverted
+    change caused."""
+    if repo is None or "#" not in text or not guard(CAUSED_ISSUE).may_match(text):
+        return []
+    return [
+        (repo, int(match.group(1)), quoted(match.group(0)))
+        for match in CAUSED_ISSUE.finditer(text)
+        if issue(repo, int(match.group(1)))
+    ]
 
 
 def closing_references(
