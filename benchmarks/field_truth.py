@@ -99,6 +99,11 @@ HELD_OUT = (
     "week 05-26..06-01",
     "week 05-04..05-10",
     "week 07-28..08-03",
+    "week 01-20..01-26",
+    "week 2025-04-07..04-13",
+    "week 06-23..06-29",
+    "week 03-09..03-15",
+    "week 07-20..07-26",
 )
 SOURCE_LIMIT = 6000  # characters of each source thread a reader gets (bodies are cut at ~2,000 anyway)
 JUDGED = ("true", "false", "restated", "unsupported")

@@ -82,9 +82,14 @@ AUTHOR_ASIDE = re.compile(
 )
 
 
+# "This one was a wild ride :)": a remark that ends on a smiley is the author's mood, not a finding.
+SMILEY_END = (":)", ";)", ":-)", ";-)", ":D", ":P", ":(", ":-(")
+
+
 def aside(sentence: str) -> bool:
-    """The sentence is the author speaking of the report or of their time, not of the problem."""
-    return AUTHOR_ASIDE.match(sentence) is not None
+    """The sentence is the author speaking of the report, of their time or of their mood, not of the
+    problem."""
+    return AUTHOR_ASIDE.match(sentence) is not None or sentence.rstrip().endswith(SMILEY_END)
 
 
 # fbcode exports: "Summary:" opens the description, "Test Plan:" a block of commands and links that

@@ -174,9 +174,10 @@ def test_a_change_s_opening_is_its_impact_only_as_the_harm_it_fixes(opening: str
 def test_the_author_s_aside_is_neither_summary_nor_impact() -> None:
     body = (
         "Apologies for posting a generated report, but a user hit the segfault on two GPUs under Windows.\n\n"
-        "I lost a whole day to this bug. The store crashes with a segfault in the first all_reduce."
+        "That was a fun one :)\n\nI lost a whole day to this bug. The store crashes with a segfault in the first "
+        "all_reduce."
     )
     found = analyse(item(70, "Store crashes in all_reduce on Windows", body))[70]
     for field in (found.summary, found.impact, found.root_cause):
-        assert "Apologies" not in field and "lost a whole day" not in field
+        assert "Apologies" not in field and "lost a whole day" not in field and "fun" not in field
     assert found.summary.startswith("The store crashes with a segfault")

@@ -287,17 +287,19 @@ AFTER_CONTEXT = re.compile(
     r"(?:error\s+|warning\s+|log\s+|exception\s+)?(?:messages?|strings?|logs?|docs?|docstrings?|documentation|comments?)\b"
 )
 # "it doesn't seem to reproduce the crash", "we never managed to trigger a hang", "does not result in
-# an error": a failure someone could not bring about, or that does not follow, is denied from further
-# away than BEFORE_CONTEXT looks.
+# an error", "we do not observe any performance regression": a failure someone could not bring about,
+# or that does not follow, is denied from further away than BEFORE_CONTEXT looks.
 NOT_REPRODUCED = re.compile(
     r"\b(?:not|never|\w+n['’]t|cannot|unable to|failed to)\s+(?:\S+\s+){0,3}?"
-    r"(?:(?:reproduc|trigger|observ|see|hit)\w*|(?:result|lead)\w*\s+(?:in|to))\s+(?:the\s+|a\s+|an\s+|any\s+)?$"
+    r"(?:(?:reproduc|trigger|observ|see|hit)\w*|(?:result|lead)\w*\s+(?:in|to))\s+(?:the\s+|a\s+|an\s+|any\s+)?"
+    r"(?:(?:performance|perf|memory|numerical|accuracy|compile|speed)\s+)?$"
 )
-# "are safely rejected with a ValueError", "so the load errors out early", "should raise an error": an
-# error a change brings in, or one the author expects, is the behaviour wanted, not a failure. "For
-# the other formats we continue to raise": an error the authors keep on purpose, the change's limit.
+# "are safely rejected with a ValueError", "is correctly blocked by a TypeError", "so the load errors
+# out early", "should raise an error": an error a change brings in, or one the author expects, is the
+# behaviour wanted, not a failure. "For the other formats we continue to raise": an error the authors
+# keep on purpose, the change's limit.
 WANTED_ERROR_BEFORE = re.compile(
-    r"\b(?:should|must|safely|explicitly|properly|cleanly|gracefully|reject\w*)\s+(?:\S+\s+){0,3}?[`'\"(]*$|"
+    r"\b(?:should|must|safely|explicitly|properly|correctly|cleanly|gracefully|reject\w*)\s+(?:\S+\s+){0,3}?[`'\"(]*$|"
     r"\bwe\s+(?:will\s+|would\s+)?continue\s+to\s+$"
 )
 WANTED_ERROR_AFTER = re.compile(r"^\W*(?:early|instead|gracefully|cleanly|up ?front)\b")
