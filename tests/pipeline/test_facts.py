@@ -358,3 +358,12 @@ def test_the_cost_of_a_workaround_under_its_heading_is_no_problem_of_the_report(
     assert "perf_regression" not in found and "error" in found
     # the same words outside such a section are read as they are
     assert "perf_regression" in facts("The recurrent layer fails", "Since the update there is a 20% slowdown.")
+
+
+def test_the_list_of_what_a_change_s_tests_cover_states_no_problem() -> None:
+    body = (
+        "Adds a mode that checks every output for NaN.\n\n**Tests** (`test/test_mode.py`):\n"
+        "- clean pass-through, integer inputs skipped, context restore on exception\n"
+    )
+    assert facts(body=body) == {}
+    assert "error" in facts(body="The mode fails with an exception on integer inputs.")

@@ -130,7 +130,15 @@ def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone
 def test_a_report_whose_fix_was_replaced_asks_about_the_report_not_the_replaced_fix() -> None:
     pr, _ = closed_fix(26, "Thanks! We'll land #29 instead, it keeps the fallback.")
     pr = pr.model_copy(update={"body": f"Fixes #27\n\n{pr.body}"})
-    report = item(27, "Segfault in the allocator on exit", "The allocator segfaults on exit.", state="closed")
+    # the report ranks above its fix (a triager's high priority, a discussion), so it leads their story
+    report = item(
+        27,
+        "Segfault in the allocator on exit",
+        "The allocator segfaults on exit.",
+        state="closed",
+        labels=["high priority"],
+        n_comments=3,
+    )
     [entry] = [e for e in report_of([report, pr], window=WINDOW).focus if e.ref == "#27"]
     assert "superseded or abandoned" in entry.fix_text
     assert "whether #26 landed" not in entry.reason and "#27" in entry.reason

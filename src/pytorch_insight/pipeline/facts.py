@@ -27,7 +27,7 @@ from pytorch_insight.text import announced_errors, lead_in, sentences, shorten
 EVIDENCE_LIMIT = 240
 TITLE_LIMIT = 1000  # GitHub allows 256; other sources may not bound theirs
 SENTENCE_LIMIT = 60  # sentences read per item: descriptions state their problem early
-# Sections whose text is not a statement about the problem: environment dumps, test logs, checklists,
+# Sections whose text is not a statement about the problem: environment dumps, test logs and lists, checklists,
 # a way around it (whose cost, "a modest slowdown", is no problem of the report's), and a list of
 # examples of the expected behaviour ("The reference follows these semantics, for example:" and its
 # items: "inf / 1.0 gives NaN" is what is right there, not what goes wrong).
@@ -35,7 +35,10 @@ SKIPPED_SECTIONS = re.compile(
     r"(?ims)^\s{0,3}(?:#{1,6}\s*(?:versions?|environment|test plan|testing|checklist|collect_env|workarounds?)\b|"
     r"test plan:|versions?:)[^\n]*\n.*?(?=^\s{0,3}#{1,6}\s|\Z)|"
     r"^[^\n]*\b(?:semantics|expected|correctly|should|reference behaviou?r)\b[^\n]*:[ \t]*\n(?:[ \t]*\n)?"
-    r"(?:[ \t]*(?:[-*+]|\d+[.)])[ \t][^\n]*(?:\n|\Z))+"
+    r"(?:[ \t]*(?:[-*+]|\d+[.)])[ \t][^\n]*(?:\n|\Z))+|"
+    # "**Tests** (`test/test_x.py`):" and its list: what the tests cover ("restore on exception"), not
+    # what goes wrong
+    r"^\s{0,3}\*\*(?:tests?|testing|test plan)\b[^\n]*\n(?:[ \t]*\n)?(?:[ \t]*(?:[-*+]|\d+[.)])[ \t][^\n]*(?:\n|\Z))+"
 )
 
 FIX_INTENT = re.compile(
