@@ -144,6 +144,7 @@ def test_stdio_lists_and_answers_every_tool_as_the_report_and_store_say(
             assert latest["window"] == window and latest["focus"] == report["focus"]
             markdown = (await client.read_resource("insight://reports/latest.md")).contents[0].text
             assert markdown.startswith("# ") and lead["title"] in markdown
-            assert "### Since last week" in markdown and expected["follow_up"]["items"][0]["ref"] in markdown
+            # the follow-up's first item, linked (its reference is escaped in Markdown, its address is not)
+            assert "### Since last week" in markdown and f"]({expected['follow_up']['items'][0]['url']})" in markdown
 
     anyio.run(scenario)
