@@ -207,9 +207,11 @@ def test_primary_limit_mid_run_stores_what_it_got_and_a_rerun_fills_the_gaps(
     rows = [row(n, comments=comments(1)) for n in range(200, 206)]
     server = start_github(rows, core_limit=1)  # the commits listing, then the limit
     settings = make_settings(server.url)
-    # Six discussed threads would fill a quiet week's focus list, whose timelines cost requests of
-    # their own; one request an hour is meant for the comment gaps here.
+    # Six discussed threads would fill a quiet week's focus list (and the pick model would raise its
+    # likely picks into it), whose timelines cost requests of their own; one request an hour is
+    # meant for the comment gaps here.
     settings.profile.ranking.focus_fill = 0
+    settings.profile.judgement.picks.weight = 0.0
     store, status = collect(settings, clock, WEEK)
     assert status.status is CoverageStatus.PARTIAL, server.log
     assert "GITHUB_TOKEN" in status.note and "rate limit" in status.note

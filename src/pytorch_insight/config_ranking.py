@@ -120,6 +120,10 @@ class Picks(BaseModel):
     raise_high: float = 1.0
     raise_per_week: int = 0
     keep_high: float = 0.0
+    # High stories a week (pipeline/picks.py, floor_high): a window with fewer has its medium stories
+    # the `picked` class rates likeliest raised to high until it has that many; a window shorter
+    # than a week needs proportionally fewer, one of unknown span none (0: never).
+    high_floor: int = 0
 
 
 class Judgement(BaseModel):

@@ -120,6 +120,9 @@ def test_a_change_of_setup_or_a_listing_of_settings_is_no_measurement() -> None:
     assert "gain" not in facts(body=listing) and "measured" not in facts(body=listing)
     assert facts(body="Step time went from 40 ms to 31 ms on 8 GPUs.")["gain"] == "from 40 ms to 31 ms"
     assert "measured" not in facts(body="The slowdown appeared between nightlies 03/11→03/12 on the benchmark.")
+    # two sums side by side: no figure of them alone is the before or the after
+    summed = facts(body="The partition adds overhead: entering and leaving it went from 13+6 us to 30+11 us.")
+    assert "measured" not in summed
 
 
 def test_a_printed_warning_a_list_of_names_and_a_tensor_s_metadata_state_no_problem() -> None:

@@ -6,12 +6,27 @@ from pytorch_insight.pipeline import assess, select_focus
 from tests.pipeline.helpers import PROFILE, item
 
 
-def test_an_issue_and_its_fix_take_one_slot_led_by_the_better_ranked() -> None:
+def test_an_issue_and_its_fix_take_one_slot() -> None:
     bug = item(1, "Compiled model gives wrong results on H100", labels=["high priority"])
     fix = item(2, "[inductor] Fix wrong results in the scheduler", body="Fixes #1", kind="pull_request")
     other = item(3, "Segfault in the allocator on exit")
     stories = select_focus(assess([bug, fix, other], PROFILE), PROFILE, 12)
     assert [set(s.members) for s in stories] == [{bug.id, fix.id}, {other.id}]
+
+
+def test_an_issue_leads_the_fix_that_outranks_it_unless_the_fix_alone_is_high() -> None:
+    bug = item(1, "Compiled model gives wrong results on H100")
+    fix = item(2, "[inductor] Fix wrong results in the scheduler", body="Fixes #1", kind="pull_request")
+    by_id = {a.id: a for a in assess([bug, fix], PROFILE)}
+    ranked = [by_id[fix.id], by_id[bug.id]]  # the fix restates the problem and adds its own text
+    for assessment in ranked:
+        assessment.priority = "medium"
+    assert [s.members for s in select_focus(ranked, PROFILE, 12)] == [(bug.id, fix.id)]
+    by_id[fix.id].priority = "high"
+    assert [s.members for s in select_focus(ranked, PROFILE, 12)] == [(fix.id, bug.id)]
+    by_id[bug.id].priority = "high"
+    by_id[bug.id].canonical = "elsewhere"  # a duplicate never leads
+    assert [s.members for s in select_focus(ranked, PROFILE, 12)] == [(fix.id,)]
 
 
 def test_duplicates_and_noise_never_lead_and_one_author_leads_at_most_the_profile_share() -> None:

@@ -60,6 +60,24 @@ def test_an_issue_url_is_a_fix_on_its_own_line_or_in_a_change_that_says_it_fixes
     )
 
 
+def test_a_change_that_names_its_fix_by_keyword_names_other_issue_urls_for_other_reasons() -> None:
+    bug = item(200, "Indent error from an overloaded method")
+    upstream = item(201, "Interpreter bug", repo="python/cpython")
+    aside = item(202, "Kernel note", repo="nvidia/cutlass")
+    fix = item(
+        203,
+        "[jit] Silence a spurious indent error",
+        body=(
+            "Silences the error raised due to https://github.com/python/cpython/issues/201\n"
+            "Fixes #200\n\nI rediscovered this along the way: https://github.com/nvidia/cutlass/issues/202"
+        ),
+        kind="pull_request",
+    )
+    result = run(bug, upstream, aside, fix)
+    assert relations(result[fix.id], "fixes") == [bug.id]
+    assert relations(result[upstream.id], "fixed_by") == relations(result[aside.id], "fixed_by") == []
+
+
 def test_fix_links_go_both_ways_with_their_evidence() -> None:
     bug = item(100, "torch.compile gives wrong results")
     fix = item(101, "[dynamo] Fix wrong results", body="Fixes #100", kind="pull_request")

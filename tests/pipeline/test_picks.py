@@ -20,6 +20,7 @@ from pytorch_insight.pipeline.picks import (
     HIGH,
     PICKED,
     PickModel,
+    floor_high,
     load_picks,
     pick_tags,
     read_picks,
@@ -162,6 +163,50 @@ def test_what_the_high_class_does_not_raise(case: str) -> None:
         settings = SETTINGS  # the defaults raise nothing
     weigh_high([a], settings, 3, bases, blocked)
     assert a.priority == "low"
+
+
+FLOOR = SETTINGS.model_copy(update={"high_floor": 3})
+
+
+def picked(number: int, priority: str, p: float) -> Assessment:
+    a = assessment(item(number, f"item {number}"))
+    a.priority, a.pick = priority, p
+    return a
+
+
+def test_a_week_with_too_few_high_stories_has_its_likeliest_picks_raised() -> None:
+    red = picked(1, "high", 0.2)
+    fix = picked(2, "medium", 0.99)  # of the red story: it is high already
+    fix.relate("fixes", red.id, "Fixes #1")
+    week = [red, fix, picked(3, "medium", 0.4), picked(4, "medium", 0.9), picked(5, "low", 0.95)]
+    week += [picked(6, "medium", 0.7), picked(7, "medium", 0.6)]
+    week[5].relate("stack", week[6].id, "ghstack")  # one story: raised once
+    floor_high(week, FLOOR, 3, {}, days=7)
+    assert [a.priority for a in week] == ["high", "medium", "medium", "high", "low", "high", "medium"]
+    assert texts(week[3].reasons) == [
+        "raised to high priority: the window had fewer than 3 high-priority stories, and a model learned from"
+        " experts' choices in 3 labelled weeks rates it among its likeliest picks (p=0.90)"
+    ]
+
+
+@pytest.mark.parametrize("case", ["short window", "unknown window", "noise", "never red", "no floor", "enough"])
+def test_what_the_floor_does_not_raise(case: str) -> None:
+    a, settings, days, blocked = picked(1, "medium", 0.9), FLOOR, 7, set()
+    week = [a]
+    if case == "short window":  # three a week is none in two days
+        days = 2
+    elif case == "unknown window":
+        days = 0
+    elif case == "noise":
+        a.noise = [reason("bot", login="a-bot")]
+    elif case == "never red":
+        blocked = {a.id}
+    elif case == "no floor":
+        settings = SETTINGS
+    else:
+        week += [picked(n, "high", 0.1) for n in (2, 3, 4)]
+    floor_high(week, settings, 3, {}, days, blocked)
+    assert a.priority == "medium" and a.reasons == []
 
 
 def test_the_ranking_raises_with_the_high_class_of_the_profiles_model(tmp_path: Path) -> None:

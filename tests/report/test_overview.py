@@ -47,15 +47,21 @@ def test_an_open_problem_is_named_as_the_one_to_act_on_with_its_reason(lang: str
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("leads", ["#5102", "#5101"])  # the fix, or (a discussed issue) the issue
+@pytest.mark.parametrize("leads", ["#5102", "#5101"])  # the fix (only it states the problem), or the issue
 def test_a_closed_fix_is_never_told_as_pending_nor_its_issue_as_without_one(lang: str, leads: str) -> None:
     from pytorch_insight.model import Comment
 
     talk = [Comment(author=f"user{n}", date="2026-04-09T10:00:00Z", body="Same here.") for n in range(4)]
     report = report_of(
         [
-            item(5101, "Wrong values from pow on XPU", WRONG, comments=talk if leads == "#5101" else []),
-            item(5102, "Fix the pow dispatch", "Fixes #5101", kind="pull_request", state="closed"),
+            item(5101, "pow on XPU", WRONG, comments=talk) if leads == "#5101" else item(5101, "pow on XPU"),
+            item(
+                5102,
+                "Fix the pow dispatch",
+                "Fixes #5101" + ("" if leads == "#5101" else f"\n\n{WRONG}"),
+                kind="pull_request",
+                state="closed",
+            ),
         ],
         lang,
     )
@@ -64,6 +70,28 @@ def test_a_closed_fix_is_never_told_as_pending_nor_its_issue_as_without_one(lang
     assert re.search(rf"{leads} (?:报告了|是|reported|“[^”]*” fixes)", text) and closed in text
     assert {"zh": "没有修复 PR", "en": "no fix PR"}[lang] not in text
     assert {"zh": "尚待审阅合入", "en": "not yet landed"}[lang] not in text
+
+
+@pytest.mark.parametrize("state", ["open", "closed"])
+def test_an_issue_linked_with_a_pr_by_url_is_never_told_as_without_one(state: str) -> None:
+    report = report_of(
+        [
+            item(
+                5201,
+                "Wrong values from pow on XPU",
+                f"{WRONG} Folded into https://github.com/pytorch/pytorch/pull/5202",
+                state=state,
+            ),
+            item(5202, "Rework the pow dispatch", "Reworks how pow picks its kernel.", kind="pull_request"),
+        ],
+        "en",
+    )
+    entry = next(e for e in report.focus if e.ref == "#5201")
+    assert entry.fix_text.endswith("a PR linked with it: #5202 (open)") and "no" not in entry.fix_text
+    overview = " ".join(theme.text for theme in report.overview.themes)
+    assert "no fix PR" not in overview and "links no fix PR" not in entry.action_text
+    if state == "open":
+        assert "#5201 reported “Wrong values from pow on XPU”; it is linked with #5202" in overview
 
 
 WEEKS = [

@@ -89,6 +89,8 @@ def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Sugges
             because = "because_fixed_said_referenced" if analysis.fixed_said else "because_closed_referenced"
         elif not analysis.fixed_said and (analysis.pr_named or analysis.pr_mentioned or analysis.pr_named_later):
             because = "because_closed_pr_in_thread"  # "links no fix PR" reads as false beside it
+        elif not analysis.fixed_said and analysis.linked_prs:
+            because = "because_closed_linked_pr"  # nor beside a PR linked with it by URL
         return Suggestion("track", "P1" if high else "P2", "do_check_closed", because, own)
     if analysis.fix_state == "unconfirmed" and refs:  # its fix PR closed: landed or not, the data cannot tell
         because = "because_closed_fix_severe" if severe else "because_closed_change"

@@ -88,6 +88,13 @@ EXPECTATION = re.compile(
 )
 # "the tests require a hefty amount of memory due to ...": why the tests cost what they do.
 TEST_COST = re.compile(r"\btests?\s+(?:\w+\s+)?(?:require|requires|need|needs|take|takes|use|uses)\b", re.I)
+# "because test_x requires two GPUs and was not run on such a runner", "I am no longer able to
+# repro it ... because": why the tests missed it, or a reading of a state that no longer fails.
+MISSED_BY_TESTS = re.compile(
+    r"\btest\w*\b[^.;]{0,80}?\b(?:was|were|is|are)\s*(?:not|never|n['’]t)\s+(?:\w+\s+)?(?:run|executed|enabled|caught)\b|"
+    r"\b(?:no longer|not|unable to|can['’]?t|cannot|couldn['’]?t)\s+(?:be\s+)?(?:able\s+to\s+)?repro(?:duce)?\b",
+    re.I,
+)
 # "nn.Linear hits it the same way, because it calls F.linear": why others are hit too (the
 # failure's reach), not what goes wrong.
 HIT_TOO = re.compile(
@@ -205,10 +212,16 @@ CHANGE_OPENING = re.compile(
     r"(?:i|we)(?:'ve| have)?\s+(?:\w+\s+)?(?:fixed|added|changed|updated|implemented|made|moved|replaced|removed)\b|"
     # "By checking dtype first, ...": how the change works
     r"by\s+\w+ing\b|"
+    # "Note that this works only for ...": the change's reach
+    r"note that this (?:\w+ )?(?:only )?(?:works|applies|covers|handles|supports)\b|"
     r"(?:add|adds|allow|avoid|bump|bundle|cast|change|changes|clamp|compute|delete|disable|drop|enable|ensure|"
     r"expose|extend|fix|fixes|guard|handle|implement|include|introduce|keep|make|makes|match|move|pass|"
     r"preserve|refactor|register|remove|rename|replace|return|revert|set|skip|support|switch|update|upgrade|"
-    r"use|uses|wrap)\b)",
+    r"use|uses|wrap|"
+    # the same in a description's third person ("Updates the kernels to read the stride"); not the
+    # forms a bug report opens with too ("Returns wrong values", "Skips the check")
+    r"allows|bumps|disables|enables|ensures|exposes|extends|implements|introduces|moves|refactors|registers|"
+    r"removes|renames|replaces|supports|switches|updates|upgrades|wraps)\b)",
     re.I,
 )
 # "This PR reuses the workspaces for the following benefits:": the list it leads in to says what a
@@ -261,6 +274,9 @@ PRIOR_BEHAVIOUR = re.compile(
 # symptom), not how it came about; "Previously landed as #12 but reverted": the change's history.
 PRIOR_SYMPTOM = re.compile(
     r"^\W*[^,;:]{0,40}?\b(?:(?:would|will|could|can|did)\s+)?(?:crash|fail|break|error|hang|segfault|raise|abort)\w*\b|"
+    # "Before this change, EmbeddingBag generated incorrect offsets": the wrong result it gave
+    r"\b(?:gave|gives|generated|generates|produced|produces|returned|returns|computed|computes)\s+(?:\w+\s+)?"
+    r"(?:incorrect|wrong|invalid|garbage|corrupt\w*)\b|"
     r"\b(?:this|it|the test|tests)\s+(?:would|will|could|did|was|were)\b|"
     r"\b(?:revert\w*|reland\w*|landed|merged|attempt\w*|tried|discussed|approved)\b",
     re.I,
@@ -389,6 +405,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or HIT_TOO.search(before)
         or EXPECTATION.search(before)
         or TEST_COST.search(before)
+        or MISSED_BY_TESTS.search(sentence)
         or ABANDONED.search(sentence[: marker.end()])
         or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
         or POINTER_CAUSE.search(sentence)

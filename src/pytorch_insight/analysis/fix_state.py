@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 from pytorch_insight.analysis.model import AnalysisContext, FixState
 from pytorch_insight.config import Profile
-from pytorch_insight.model import Comment, Item, closing_thread, github_item_id
+from pytorch_insight.model import Comment, Item, Relation, closing_thread, github_item_id
 from pytorch_insight.pipeline import Assessment
+from pytorch_insight.pipeline.link import URL_LINK
 from pytorch_insight.text import excerpt, sentences, shorten
 
 LANDED = ("merged", "landed")
@@ -239,10 +240,19 @@ def pr_state(pr: Assessment) -> str:
 
 def similar_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:
     """PR id -> state for the window's PRs whose titles say what the issue's does (`similar`)."""
+    return _related_prs(assessment, context, lambda r: r.type == "similar")
+
+
+def linked_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:
+    """PR id -> state for the window's PRs linked with the issue by URL, in either thread."""
+    return _related_prs(assessment, context, lambda r: r.type == "related" and r.evidence == URL_LINK)
+
+
+def _related_prs(assessment: Assessment, context: AnalysisContext, kept: Callable[[Relation], bool]) -> dict[str, str]:
     found = {}
     for relation in assessment.relations:
         pr = context.by_id.get(relation.target)
-        if relation.type == "similar" and pr is not None and pr.item.kind == "pull_request":
+        if kept(relation) and pr is not None and pr.item.kind == "pull_request":
             found[pr.id] = pr_state(pr)
     return found
 

@@ -85,6 +85,9 @@ class Analysis(BaseModel):
     # PRs of the window titled after the same problem (a `similar` link) that name no issue: PR id ->
     # state. Not its fix by any word of theirs, so never called one; but "no fix PR" is not said.
     similar_prs: dict[str, str] = Field(default_factory=dict)
+    # PRs of the window linked with it by URL (either thread names the other), when none is linked as
+    # its fix: PR id -> state. Named as linked, neither called its fix nor denied as one.
+    linked_prs: dict[str, str] = Field(default_factory=dict)
     said_in: dict[str, str] = Field(default_factory=dict)  # "merge_requested" / "pr_mentioned" ... -> whose thread
     facts: Facts = Field(default_factory=Facts)
     analyser: str = "rules"

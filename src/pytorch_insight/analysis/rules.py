@@ -17,6 +17,7 @@ from pytorch_insight.analysis.fix_state import (
     fix_state,
     fixed_said,
     fixed_said_by_tests,
+    linked_prs,
     pr_mentioned,
     pr_named,
     referencing_prs,
@@ -168,6 +169,7 @@ class RuleAnalyser:
                 if not (analysis.pr_named or analysis.pr_mentioned):
                     analysis.pr_named_later = pr_named(later_comments(item), context.profile, dated=True)
                 analysis.similar_prs = similar_prs(assessment, context)
+                analysis.linked_prs = linked_prs(assessment, context)
             for field in ("pr_named", "pr_mentioned", "pr_named_later"):
                 if getattr(analysis, field):
                     analysis.said_in[field] = item.id

@@ -2,9 +2,11 @@
 
 An issue and the PRs that fix it, a resubmission or reland of one change, and the members of one
 ghstack are one story and take one slot; the best-ranked member leads and the others are shown
-with it. Duplicates never lead, noise never leads, and no author leads more than the profile's
-`focus_per_author` stories below high priority, so one busy stack or person cannot fill the list.
-A quiet week still has a focus list of the profile's `focus_fill` stories (`fill_focus`).
+with it, except that an issue leads the PR that fixes it when it ranks at the same priority or
+above: the reader learns what broke, for whom, and how far the fix got. Duplicates never lead,
+noise never leads, and no author leads more than the profile's `focus_per_author` stories below
+high priority, so one busy stack or person cannot fill the list. A quiet week still has a focus
+list of the profile's `focus_fill` stories (`fill_focus`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ class Story:
     members: tuple[str, ...]  # the lead first, then the others best first
 
 
-def _stories(ranked: Sequence[Assessment]) -> dict[str, list[Assessment]]:
+def story_groups(ranked: Sequence[Assessment]) -> dict[str, list[Assessment]]:
     """Union-find over the story links: root id -> members in rank order."""
     parent = {a.id: a.id for a in ranked}
 
@@ -53,7 +55,7 @@ def _stories(ranked: Sequence[Assessment]) -> dict[str, list[Assessment]]:
 def select_focus(ranked: Sequence[Assessment], profile: Profile, size: int, low: bool = False) -> list[Story]:
     """The best `size` stories whose lead is neither noise, a duplicate nor (unless `low`: the
     order the report lists every story in) low priority."""
-    groups = _stories(ranked)
+    groups = story_groups(ranked)
     root_of = {a.id: root for root, members in groups.items() for a in members}
     per_author: Counter[str] = Counter()
     chosen: list[Story] = []
@@ -70,9 +72,29 @@ def select_focus(ranked: Sequence[Assessment], profile: Profile, size: int, low:
         taken.add(root)
         if assessment.priority != "high":
             per_author[author] += 1
-        others = tuple(a.id for a in groups[root] if a is not assessment and not a.canonical)
-        chosen.append(Story(assessment.id, (assessment.id, *others)))
+        lead = _fixed_issue(assessment, groups[root]) or assessment
+        others = tuple(a.id for a in groups[root] if a is not lead and not a.canonical)
+        chosen.append(Story(lead.id, (lead.id, *others)))
     return chosen
+
+
+def _fixed_issue(fix: Assessment, members: Sequence[Assessment]) -> Assessment | None:
+    """The best-ranked issue of the story that `fix` fixes, if it may lead in its place: neither
+    noise nor a duplicate, and at the fix's priority or above (a lower one would hide why the
+    story is in the list behind a weaker entry)."""
+    if fix.item.kind != "pull_request":
+        return None
+    fixed = {r.target for r in fix.relations if r.type == "fixes"}
+    for member in members:
+        if (
+            member.item.kind == "issue"
+            and (member.id in fixed or any(r.type == "fixed_by" and r.target == fix.id for r in member.relations))
+            and not member.noise
+            and not member.canonical
+            and member.priority in (fix.priority, "high")
+        ):
+            return member
+    return None
 
 
 def fill_focus(ranked: Sequence[Assessment], profile: Profile) -> None:

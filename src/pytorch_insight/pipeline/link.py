@@ -91,6 +91,9 @@ def link_fixes(
             ((r, n), f'closing keyword in {origin}: "{q}"')
             for r, n, q in closing_references(body, item.repo, issue=issue)
         ]
+        # A change that names what it fixes with a closing keyword names any other issue URL for
+        # another reason ("raised due to <url>", "I rediscovered <url>") unless words say otherwise.
+        fix_anywhere = assessment.facts.is_fix and not targets
         if REVERT.match(item.title or ""):
             targets += [
                 ((r, n), f'issue the reverted change caused, in {origin}: "{q}"')
@@ -109,7 +112,7 @@ def link_fixes(
             ]
         targets += [
             ((r, n), f'issue URL in {origin}: "{q}"')
-            for r, n, q in issue_urls(body, assessment.facts.is_fix)
+            for r, n, q in issue_urls(body, fix_anywhere)
             if assessment.facts.is_fix or FIX_LEAD.search(q) or not umbrella(by_id.get(github_item_id(r, n)))
         ]
         if item.kind == "pull_request":
@@ -183,9 +186,9 @@ def link_mentions(assessments: Sequence[Assessment], by_id: Mapping[str, Assessm
                 if target in by_id:
                     by_id[target].relate("discussed_in", assessment.id, f"linked from {item.kind}")
             else:
-                assessment.relate("related", target, "linked by URL")
+                assessment.relate("related", target, URL_LINK)
                 if target in by_id:
-                    by_id[target].relate("related", assessment.id, "linked by URL")
+                    by_id[target].relate("related", assessment.id, URL_LINK)
 
 
 def link_named_issues(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
@@ -255,6 +258,7 @@ BUILTIN_NAMES = frozenset(name.lower() for name in dir(builtins))
 
 
 # The evidence of a `related` link by a shared name; the report says which name it is.
+URL_LINK = "linked by URL"  # a `related` link one of the two threads made by naming the other's URL
 SHARED_NAME = "both mention `{}`"
 SHARED_NAME_READ = re.compile(r"^both mention `([^`]+)`$")
 

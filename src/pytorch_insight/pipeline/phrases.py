@@ -242,8 +242,9 @@ PERF_WORDS = re.compile(
     r"speed\w*|faster|slower|time|overhead|step|steps|qps|bandwidth|gb/s|perf\w*|runtime|compile)\b"
 )
 # A number of its own, not the digits of a name: MI300X is a GPU, not a 300x speed-up.
-# "02/14→02/15" is a date, not a change from 14 to 2.
-NUMBER = r"(?<![\w.,~/])~?\d++(?:,\d{3})*(?:\.\d++)?(?!/\d)"
+# "02/14→02/15" is a date, not a change from 14 to 2; "13+6 us -> 30+11 us" holds two sums, not a
+# change from 6 to 30.
+NUMBER = r"(?<![\w.,~/])(?<!\d\+)~?\d++(?:,\d{3})*(?:\.\d++)?(?!/\d)(?!\+\d)"
 UNIT = (
     r"(?:ms|µs|us|s|secs?|seconds|mins?|minutes|h|hours|gb|gib|mb|mib|kib|kb|tb|tps|tok/s|tokens/s|tflops|gb/s"
     r"|it/s|%)"

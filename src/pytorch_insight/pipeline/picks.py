@@ -22,6 +22,7 @@ from pathlib import Path
 from pytorch_insight.config_ranking import Picks
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.assessment import Assessment
+from pytorch_insight.pipeline.focus import story_groups
 from pytorch_insight.pipeline.reasons import reason
 from pytorch_insight.pipeline.severity import SeverityModel, read_document, write_document
 
@@ -145,6 +146,41 @@ def weigh_high(
     for a in sorted(likely, key=lambda a: (-(a.pick_high or 0.0), a.id))[: settings.raise_per_week]:
         a.priority = "high"
         a.reasons.append(reason("high-like", p=f"{a.pick_high:.2f}", weeks=weeks))
+
+
+def floor_high(
+    assessments: Sequence[Assessment],
+    settings: Picks,
+    weeks: int,
+    bases: Mapping[str, float],
+    days: int,
+    blocked: Set[str] = frozenset(),
+) -> None:
+    """A window of `days` with fewer than `high_floor` high stories a week gets its medium stories
+    the `picked` class rates likeliest raised to high until it has that many (JUDGEMENT.md: red is
+    usually 3–6 stories a week; a quiet week's picks still include the few that lead it). A window
+    shorter than a week gets proportionally fewer. Noise, duplicates, kinds the profile weighs below
+    a thread and a stated edge case (`blocked`) are never raised."""
+    floor = settings.high_floor * days // 7
+    if floor <= 0:
+        return
+    groups = story_groups(assessments)
+    high = {root for root, members in groups.items() if any(a.priority == "high" and raisable(a, 1.0) for a in members)}
+    candidates = []
+    for root, members in groups.items():
+        eligible = [
+            a
+            for a in members
+            if a.priority == "medium"
+            and a.pick is not None
+            and raisable(a, bases.get(a.item.kind, 1.0))
+            and a.id not in blocked
+        ]
+        if root not in high and eligible:
+            candidates.append(max(eligible, key=lambda a: a.pick or 0.0))
+    for a in sorted(candidates, key=lambda a: (-(a.pick or 0.0), a.id))[: max(floor - len(high), 0)]:
+        a.priority = "high"
+        a.reasons.append(reason("high-floor", n=floor, p=f"{a.pick:.2f}", weeks=weeks))
 
 
 def weigh_pick(assessment: Assessment, settings: Picks, weeks: int, base: float) -> None:

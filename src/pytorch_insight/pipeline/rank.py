@@ -18,7 +18,7 @@ from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment, TextSignals
 from pytorch_insight.pipeline.features import KeywordSet
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS
-from pytorch_insight.pipeline.picks import load_picks, weigh_high, weigh_pick
+from pytorch_insight.pipeline.picks import floor_high, load_picks, weigh_high, weigh_pick
 from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, quotes_sentence, reason
 from pytorch_insight.text import shorten
 from pytorch_insight.window import Window, parse_timestamp
@@ -371,6 +371,8 @@ def rank(
             if assessment.priority != "high" and not held_back:
                 if ranker.priority(assessment, kinds[assessment.id]) == "high":
                     assessment.priority = "high"
+        days = (window.until - window.since).days + 1 if window else 0  # an unknown span: no floor
+        floor_high(assessments, picks, weeks, profile.ranking.base, days, blocked)
     ordered = sorted(assessments, key=lambda a: (a.priority != "high", -a.score, a.id))
     for position, assessment in enumerate(ordered, start=1):
         assessment.rank = position

@@ -66,6 +66,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "gave high priority (p={p})",
         "zh": "由 {weeks} 个已标注周的专家选题学到的模型认为它与专家定为高优先级的条目相似（p={p}）",
     },
+    "high-floor": {
+        "en": "raised to high priority: the window had fewer than {n} high-priority stories, and a model learned "
+        "from experts' choices in {weeks} labelled weeks rates it among its likeliest picks (p={p})",
+        "zh": "提升为高优先级：本期高优先级故事不足 {n} 个，由 {weeks} 个已标注周的专家选题学到的模型"
+        "认为它是本期最可能入选的条目之一（p={p}）",
+    },
     "unlike-high": {
         "en": "kept below high priority: a model learned from experts' choices in {weeks} labelled weeks "
         "rates it unlike the ones they gave high priority (p={p})",

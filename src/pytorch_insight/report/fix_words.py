@@ -71,14 +71,21 @@ class FixWords:
                 )
                 return words + thread
             return self.t("fix_closed_fixed_said", quote=analysis.fixed_said) + thread
+        # A PR linked with it by URL is named, neither called its fix nor denied as one: it may say
+        # it fixes the problem in words the data does not link.
+        linked = self.join(self.pr_states(analysis.linked_prs))
         if analysis.fix_state == "closed" and not refs and kind not in CHANGES:
             # A report closed with no fix in the data: whether it "landed" is no question for it; PRs
             # that name it are said to, never that none does.
             if states:
                 return self.t("fix_closed_referenced", refs=self.join(states)) + thread
+            if linked:
+                return self.t("fix_closed_linked", refs=linked) + thread
             return self.t("fix_closed_report") + thread
         if analysis.fix_state == "closed":
             return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + thread
+        if analysis.fix_state == "none" and linked:
+            return self.t("fix_none_linked", refs=linked) + thread
         if analysis.fix_state == "none" and analysis.similar_prs:
             # A PR titled after the same problem may be its fix though it names no issue: "no fix
             # PR referenced" is true and would mislead, so the report says what the data shows.

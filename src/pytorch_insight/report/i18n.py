@@ -128,6 +128,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已在 GitHub 上关闭；引用它的 PR：{refs}",
         "en": "closed on GitHub; PRs that reference it: {refs}",
     },
+    "fix_none_linked": {"zh": "与它以链接相连的 PR：{refs}", "en": "a PR linked with it: {refs}"},
+    "fix_closed_linked": {
+        "zh": "已在 GitHub 上关闭；与它以链接相连的 PR：{refs}",
+        "en": "closed on GitHub; a PR linked with it: {refs}",
+    },
     "fix_none_similar": {
         "zh": "收集到的数据中没有 PR 指明修复它；标题与它相近的 PR：{refs}",
         "en": "no PR in the collected data names it as fixed; a PR with a similar title: {refs}",
@@ -287,6 +292,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已关闭；讨论中提到了 PR，但数据中没有它与此问题的关联，也看不出它是否已合入",
         "en": "closed; a comment speaks of a PR, but the data neither links it to the issue nor shows it landing",
     },
+    "because_closed_linked_pr": {"zh": "已关闭；有 PR 与它以链接相连", "en": "closed; a PR is linked with it"},
     "because_closed_linked": {
         "zh": "已关闭，数据无法确认关联 PR 是否已合入",
         "en": "closed; whether its linked PRs landed is not shown",

@@ -167,6 +167,8 @@ class OverviewWriter:
             return say("ov_issue_referenced", ref=ref, title=title, fix=self.refs(list(analysis.fix_ref_states)))
         if analysis.pr_named or analysis.pr_mentioned or analysis.pr_named_later:  # "no fix PR" would read false
             return say("ov_issue_pr_in_thread", ref=ref, title=title)
+        if analysis.linked_prs:  # nor where a PR is linked with it
+            return say("ov_issue_linked_pr", ref=ref, title=title, fix=self.refs(list(analysis.linked_prs)))
         if analysis.similar_prs:  # nor where a PR is titled after the same problem
             return say("ov_issue_similar_pr", ref=ref, title=title, fix=self.refs(list(analysis.similar_prs)))
         return say("ov_issue_open", ref=ref, title=title)

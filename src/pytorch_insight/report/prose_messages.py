@@ -106,6 +106,10 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "{ref} 报告了{title}{whom}，窗口内没有与之关联的修复，但讨论中提到了 PR",
         "en": "{ref} reported {title}{whom}; no fix in the window is linked to it, but its thread mentions a PR",
     },
+    "ov_issue_linked_pr": {
+        "zh": "{ref} 报告了{title}{whom}，它与 {fix} 以链接相连",
+        "en": "{ref} reported {title}{whom}; it is linked with {fix}",
+    },
     "ov_issue_similar_pr": {
         "zh": "{ref} 报告了{title}{whom}，没有 PR 指明修复它，但 {fix} 的标题与它相近",
         "en": "{ref} reported {title}{whom}; no PR names it as fixed, but {fix} has a similar title",
