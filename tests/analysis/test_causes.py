@@ -365,6 +365,19 @@ def test_what_a_change_lets_the_code_do_is_no_omission_of_the_old_code() -> None
     ]
 
 
+@pytest.mark.parametrize(
+    "account",
+    [
+        "Before this change, the pooling layer returned incorrect shapes for 2D input, one row short.",
+        "Before this change, the pooling layer returned incorrect shapes for 2D input, resulting in one row too few.",
+    ],
+)
+def test_how_a_fix_says_the_code_failed_before_it_is_no_cause_of_its_issue(account: str) -> None:
+    bug = item(62, "Pooling gives one row too few for 2D input", "The output has one row fewer than expected.")
+    fix = item(63, "[nn] Count the last offset for 2D input", f"{account}\n\nFixes #62", kind="pull_request")
+    assert analyse(bug, fix)[62].root_cause == ""
+
+
 def test_how_far_a_fix_reaches_is_no_account_of_its_issue() -> None:
     bug = item(60, "Checkpointing fails under graph capture", "Checkpointing inside a captured graph raises an error.")
     fix = item(

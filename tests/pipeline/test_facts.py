@@ -108,6 +108,12 @@ def test_an_error_that_happens_is_a_failure() -> None:
     assert "error" in EXTRACT.extract(item(1, "x", "Raise a clear message instead of the cryptic CUDA error.")).problems
 
 
+def test_the_error_a_change_adds_is_no_problem() -> None:
+    assert "error" not in facts(body="We raise an error if a sliced input is found, as only online tuning supports it.")
+    assert "error" not in facts(body="Add a shape check in the loss to error out when both inputs are 1D.")
+    assert "error" in facts(body="The loss check fails to error out and then raises an error on the next step.")
+
+
 def test_a_figure_foreseen_is_no_measurement() -> None:
     assert not facts(body="The new tiling might bring a 12% performance improvement for small shapes.")
     assert not facts(body="This is expected to give a 10% speedup on large batches.")

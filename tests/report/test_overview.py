@@ -87,11 +87,18 @@ def test_an_issue_linked_with_a_pr_by_url_is_never_told_as_without_one(state: st
         "en",
     )
     entry = next(e for e in report.focus if e.ref == "#5201")
-    assert entry.fix_text.endswith("a PR linked with it: #5202 (open)") and "no" not in entry.fix_text
+    assert entry.fix_text.endswith("PRs linked with it: #5202 (open)") and "no" not in entry.fix_text
     overview = " ".join(theme.text for theme in report.overview.themes)
     assert "no fix PR" not in overview and "links no fix PR" not in entry.action_text
     if state == "open":
         assert "#5201 reported “Wrong values from pow on XPU”; it is linked with #5202" in overview
+
+
+def test_a_pr_its_description_links_outside_the_window_is_named_as_not_collected() -> None:
+    body = f"{WRONG}\n\nBump PR: https://github.com/pytorch/pytorch/pull/5301"
+    report = report_of([item(5300, "Wrong values from pow on XPU", body, state="closed")], "en")
+    (entry,) = [e for e in report.focus if e.ref == "#5300"]
+    assert entry.fix_text == "closed on GitHub; PRs linked with it: #5301 (not in the collected data)"
 
 
 WEEKS = [

@@ -359,6 +359,13 @@ def prior_behaviour(sentence: str) -> bool:
     return lead is not None and not PRIOR_SYMPTOM.search(sentence[lead.end() :]) and not NOT_DONE.search(sentence)
 
 
+def prior_symptom(sentence: str) -> bool:
+    """A fix's description says how the code failed before it ("Before this change, the loader
+    returned wrong shapes"): the symptom, not how it came about."""
+    lead = PRIOR_BEHAVIOUR.match(sentence)
+    return lead is not None and PRIOR_SYMPTOM.search(sentence[lead.end() :]) is not None
+
+
 def brings_harm(sentence: str) -> bool:
     """The sentence opens by saying that what came before leads to harm (not to harm avoided)."""
     lead = LEADS_TO_HARM.match(sentence)
@@ -406,6 +413,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or EXPECTATION.search(before)
         or TEST_COST.search(before)
         or MISSED_BY_TESTS.search(sentence)
+        or prior_symptom(sentence)  # "Before this change, X returned wrong shapes, resulting in ...": the symptom
         or ABANDONED.search(sentence[: marker.end()])
         or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
         or POINTER_CAUSE.search(sentence)

@@ -12,9 +12,11 @@ from pytorch_insight.config import Profile
 from pytorch_insight.model import Comment, Item, Relation, closing_thread, github_item_id
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.pipeline.link import URL_LINK
+from pytorch_insight.pipeline.references import GITHUB_URL
 from pytorch_insight.text import excerpt, sentences, shorten
 
 LANDED = ("merged", "landed")
+LINKED_SHOWN = 3
 
 
 def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixState, list[str]]:
@@ -244,8 +246,15 @@ def similar_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, s
 
 
 def linked_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:
-    """PR id -> state for the window's PRs linked with the issue by URL, in either thread."""
-    return _related_prs(assessment, context, lambda r: r.type == "related" and r.evidence == URL_LINK)
+    """PR id -> state for the window's PRs linked with the issue by URL, in either thread, and
+    `uncollected` for the PRs its description links that the window does not hold (at most
+    LINKED_SHOWN in all: a tracker's list can link dozens)."""
+    found = _related_prs(assessment, context, lambda r: r.type == "related" and r.evidence == URL_LINK)
+    for match in GITHUB_URL.finditer(assessment.item.body or ""):
+        target = github_item_id(match.group(1), int(match.group(3)))
+        if match.group(2) == "pull" and target not in context.by_id and target != assessment.id:
+            found.setdefault(target, "uncollected")
+    return dict(list(found.items())[:LINKED_SHOWN])
 
 
 def _related_prs(assessment: Assessment, context: AnalysisContext, kept: Callable[[Relation], bool]) -> dict[str, str]:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from pytorch_insight.analysis.causes import (
     describes_change,
     measures,
+    prior_symptom,
     root_cause_sentences,
     root_causes,
     run_note,
@@ -236,11 +237,13 @@ class RuleAnalyser:
         if not analysis.root_cause and not candidates and item.kind not in CHANGES and fixes:
             # The fix's own account of what was wrong is the best statement of the cause there is; not
             # when the thread's own cause sentences were all rejected (its fix then rarely says more),
-            # nor when its opening says what the change does, only measures the problem, reports how a
-            # check of the change went or repeats the title (the symptom, not how it comes about).
+            # nor when its opening says what the change does, tells how the code failed before it, only
+            # measures the problem, reports how a check of the change went or repeats the title
+            # (the symptom, not how it comes about).
             fix_account = summarise(parse_body(fixes[0].item.body))
             if not (
                 describes_change(fix_account)
+                or prior_symptom(fix_account)
                 or measures(fix_account)
                 or run_note(fix_account)
                 or repeats(fix_account, item.title)

@@ -301,13 +301,19 @@ NOT_REPRODUCED = re.compile(
 # keep on purpose, the change's limit.
 WANTED_ERROR_BEFORE = re.compile(
     r"\b(?:should|must|safely|explicitly|properly|correctly|cleanly|gracefully|reject\w*)\s+(?:\S+\s+){0,3}?[`'\"(]*$|"
-    r"\bwe\s+(?:will\s+|would\s+)?continue\s+to\s+$"
+    r"\bwe\s+(?:will\s+|would\s+)?continue\s+to\s+$|"
+    # "Add a shape check in the loss to error out when ...": the error a check is there to raise
+    r"\b(?:checks?|guards?|validations?|asserts?)\b[^.;]{0,40}?\bto\s+$"
 )
 WANTED_ERROR_AFTER = re.compile(r"^\W*(?:early|instead|gracefully|cleanly|up ?front)\b")
-# "Error out if one is attempting to ...", "Raise a ValueError when ...": a change's description (or
-# a request) in the imperative says which error the change adds, and its condition is no failure seen.
-# The third person ("Errors out when ...", "Raises ...") reports one.
-WANTED_ERROR_ORDER = re.compile(r"^[\W\d]*(?:(?:now|also|instead|then),?\s+)?(?:raise|throw|error out)\b")
+# "Error out if one is attempting to ...", "Raise a ValueError when ...", "We raise an error if ...": a
+# change's description (or a request) in the imperative or in its authors' voice says which error the
+# change adds, and its condition is no failure seen. The third person ("Errors out when ...",
+# "Raises ...") reports one.
+WANTED_ERROR_ORDER = re.compile(
+    r"^[\W\d]*(?:(?:now|also|instead|then),?\s+)?(?:(?:we|this (?:pr|change))\s+(?:now\s+)?)?"
+    r"(?:raise|throw|error out)\b"
+)
 # "The one exception is export", "with the exception of": the word's other sense, an error of no kind.
 EXCEPTION_TO_A_RULE = re.compile(
     r"exceptions?(?=\s+(?:to|of|being)\b|\s+(?:is|are|was|were)\s+(?!raised|thrown|triggered|hit|caught)\w)"

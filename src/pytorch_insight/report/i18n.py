@@ -128,10 +128,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已在 GitHub 上关闭；引用它的 PR：{refs}",
         "en": "closed on GitHub; PRs that reference it: {refs}",
     },
-    "fix_none_linked": {"zh": "与它以链接相连的 PR：{refs}", "en": "a PR linked with it: {refs}"},
+    "fix_none_linked": {"zh": "与它以链接相连的 PR：{refs}", "en": "PRs linked with it: {refs}"},
     "fix_closed_linked": {
         "zh": "已在 GitHub 上关闭；与它以链接相连的 PR：{refs}",
-        "en": "closed on GitHub; a PR linked with it: {refs}",
+        "en": "closed on GitHub; PRs linked with it: {refs}",
     },
     "fix_none_similar": {
         "zh": "收集到的数据中没有 PR 指明修复它；标题与它相近的 PR：{refs}",
@@ -211,6 +211,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pr_state_merged": {"zh": "已合入", "en": "merged"},
     "pr_state_open": {"zh": "进行中", "en": "open"},
     "pr_state_closed": {"zh": "已关闭，未确认合入", "en": "closed, landing unconfirmed"},
+    "pr_state_uncollected": {"zh": "不在收集的数据中", "en": "not in the collected data"},
     "fix_closed_refs": {"zh": "（关联 PR：{refs}）", "en": " (linked PRs: {refs})"},
     "action_follow": {"zh": "跟进", "en": "follow"},
     "action_track": {"zh": "追踪", "en": "track"},
@@ -292,7 +293,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已关闭；讨论中提到了 PR，但数据中没有它与此问题的关联，也看不出它是否已合入",
         "en": "closed; a comment speaks of a PR, but the data neither links it to the issue nor shows it landing",
     },
-    "because_closed_linked_pr": {"zh": "已关闭；有 PR 与它以链接相连", "en": "closed; a PR is linked with it"},
+    "because_closed_linked_pr": {"zh": "已关闭；有 PR 与它以链接相连", "en": "closed; PRs are linked with it"},
     "because_closed_linked": {
         "zh": "已关闭，数据无法确认关联 PR 是否已合入",
         "en": "closed; whether its linked PRs landed is not shown",
