@@ -181,6 +181,7 @@ def test_a_week_with_too_few_high_stories_has_its_likeliest_picks_raised() -> No
     week = [red, fix, picked(3, "medium", 0.4), picked(4, "medium", 0.9), picked(5, "low", 0.95)]
     week += [picked(6, "medium", 0.7), picked(7, "medium", 0.6)]
     week[5].relate("stack", week[6].id, "ghstack")  # one story: raised once
+    week[3].reasons.append(reason("picked-like", p="0.90", weeks=3))  # the same model's word, said once
     floor_high(week, FLOOR, 3, {}, days=7)
     assert [a.priority for a in week] == ["high", "medium", "medium", "high", "low", "high", "medium"]
     assert texts(week[3].reasons) == [

@@ -180,6 +180,8 @@ def floor_high(
             candidates.append(max(eligible, key=lambda a: a.pick or 0.0))
     for a in sorted(candidates, key=lambda a: (-(a.pick or 0.0), a.id))[: max(floor - len(high), 0)]:
         a.priority = "high"
+        # The floor's reason names the same model and probability as a likely pick's: said once.
+        a.reasons = [r for r in a.reasons if r.code != "picked-like"]
         a.reasons.append(reason("high-floor", n=floor, p=f"{a.pick:.2f}", weeks=weeks))
 
 
