@@ -355,8 +355,7 @@ def omission(sentence: str) -> bool:
 def prior_behaviour(sentence: str) -> bool:
     """A fix's description says what the code did before the change (the mechanism it removes), not
     the failure that followed from it nor the change's own history."""
-    lead = PRIOR_BEHAVIOUR.match(sentence)
-    return lead is not None and not PRIOR_SYMPTOM.search(sentence[lead.end() :]) and not NOT_DONE.search(sentence)
+    return PRIOR_BEHAVIOUR.match(sentence) is not None and not prior_symptom(sentence) and not NOT_DONE.search(sentence)
 
 
 def prior_symptom(sentence: str) -> bool:
