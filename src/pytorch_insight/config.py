@@ -122,6 +122,10 @@ class NoiseRule(BaseModel):
     # False: a change this rule marks fixes nothing it names ("Add regression test for X. Fixes #N",
     # the bug fixed elsewhere); its closing keyword makes it part of the story, not its fix.
     fixes: bool = True
+    # True: the title's words are only a guess at "no behaviour change" (a "refactor" or "[BE]" title);
+    # a text that states a problem (a regression it removes, a crash) says otherwise, and the item is
+    # read as any other.
+    stated_problem_lifts: bool = False
 
 
 class Contributor(BaseModel):

@@ -123,3 +123,19 @@ def test_an_issue_titled_as_a_proposal_is_read_and_discussed_and_once_closed_rea
     # closed, it asks for no comments, and no fix is missing: "no landed fix" would call it a bug
     assert "read #4102 to see how it ended" in entries["#4102"].reason
     assert "no landed fix" not in entries["#4102"].reason
+
+
+def test_a_landed_revert_is_no_fix_to_check_for() -> None:
+    reverted = item(
+        4101, "[ROCm] Make hipBLASLt the default BLAS library", "Switches the default.", kind="pull_request"
+    )
+    revert = item(
+        4102,
+        'Revert "[ROCm] Make hipBLASLt the default BLAS library"',
+        "This reverts commit 0123abc. It breaks the nightly wheels.",
+        kind="pull_request",
+        state="merged",
+        labels=["high priority"],
+    )
+    entry = next(e for e in focus(reverted, revert).values() if "#4102" in (e.ref, *e.story))
+    assert "contains the fix" not in entry.reason and "#4102" in entry.reason

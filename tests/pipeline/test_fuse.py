@@ -124,6 +124,17 @@ def test_a_cherry_pick_never_stands_for_its_original() -> None:
     assert result[ref(300)].canonical == ref(100)  # same title, and a cherry-pick: the original leads
 
 
+def test_a_cherry_pick_is_in_its_originals_areas() -> None:
+    original = item(
+        100, "[CUDA] Fix cuBLAS workspace reuse across streams", kind="pull_request", labels=("module: cuda",)
+    )
+    by_body = item(200, "[release/2.12] Workspace fix", "Cherry-pick of #100", kind="pull_request")
+    by_title = item(300, "[release/2.12] [CUDA] Fix cuBLAS workspace reuse across streams", kind="pull_request")
+    result = run(original, by_body, by_title)
+    assert result[ref(100)].areas == ["cuda"]
+    assert result[ref(200)].areas == result[ref(300)].areas == ["cuda"]
+
+
 def test_copies_of_one_change_are_one_story_led_by_the_one_in_use() -> None:
     unused = item(10, "[not used] Add fused RMSNorm kernel for MPS", kind="pull_request", state="closed")
     new = item(11, "[new] Add fused RMSNorm kernel for MPS", kind="pull_request", state="open")

@@ -36,3 +36,24 @@ def test_each_kind_of_noise_is_marked_and_kept(title: str, author: str, reason: 
 def test_real_work_is_not_noise() -> None:
     [only] = run(item(1, "[inductor] Fix wrong results for max_autotune with bias", kind="pull_request")).values()
     assert only.noise == []
+
+
+def test_a_clean_up_title_yields_to_a_stated_regression() -> None:
+    body = (
+        "This PR removes the performance regression in the scan kernel introduced in 2.5, "
+        "which made it 20x slower on large inputs."
+    )
+    stated = item(1, "[kernels] Refactor the scan prefix into its own kernel", body, kind="pull_request")
+    quiet = item(2, "[kernels] Refactor the scan prefix into its own kernel helper", "Moves code.", kind="pull_request")
+    errored = item(
+        3,
+        "[BE] Refactor error handling",
+        "RuntimeError: expected scalar type Float but found Half",
+        kind="pull_request",
+    )
+    bumped = item(4, "Bump the scan library to fix the regression", body, kind="pull_request")
+    result = run(stated, quiet, errored, bumped)
+    assert result[stated.id].noise == [] and "regression" in result[stated.id].facts.kinds()
+    assert texts(result[quiet.id].noise) == ["typo, refactor or [BE] clean-up"]
+    assert texts(result[errored.id].noise) == ["typo, refactor or [BE] clean-up"]  # an error line states nothing
+    assert texts(result[bumped.id].noise) == ["pinned version or dependency bump"]  # only the rules that say so yield

@@ -101,6 +101,19 @@ def test_a_pr_its_description_links_outside_the_window_is_named_as_not_collected
     assert entry.fix_text == "closed on GitHub; PRs linked with it: #5301 (not in the collected data)"
 
 
+def test_a_pr_a_report_names_as_its_problems_origin_is_not_listed_with_its_fix_state() -> None:
+    body = (
+        f"{WRONG}\n\nSince https://github.com/pytorch/pytorch/pull/5401 the kernel rounds down. "
+        "The check was recently added in https://github.com/pytorch/pytorch/pull/5402 for other shapes. "
+        "https://github.com/pytorch/pytorch/pull/5403 introduced the second path.\n\n"
+        "I added a fix in https://github.com/pytorch/pytorch/pull/5404"
+    )
+    report = report_of([item(5400, "Wrong values from pow on XPU", body, state="open")], "en")
+    (entry,) = [e for e in report.focus if e.ref == "#5400"]
+    assert "#5404 (not in the collected data)" in entry.fix_text
+    assert not any(f"#{n}" in entry.fix_text for n in (5401, 5402, 5403))
+
+
 WEEKS = [
     ("pytorch-2026-04-07_2026-04-20.jsonl", "2026-04-14", "2026-04-20"),
     ("pytorch-2026-03-16_2026-03-22.jsonl", "2026-03-16", "2026-03-22"),

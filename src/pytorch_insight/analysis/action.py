@@ -109,7 +109,9 @@ def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Sugges
 def _change(assessment: Assessment, analysis: Analysis, severe: bool) -> Suggestion:
     """A PR or commit: reviewed and landed while open, tested once landed; a fix weighs its problem."""
     own, high = assessment.id, assessment.priority == "high"
-    fixes = assessment.facts.is_fix or any(r.type == "fixes" for r in assessment.relations)
+    # A revert backs a change out; it is a fix only of the issues it says that change caused.
+    reverting = any(r.type == "reverts" for r in assessment.relations)
+    fixes = (assessment.facts.is_fix and not reverting) or any(r.type == "fixes" for r in assessment.relations)
     if analysis.fix_state in LANDED:
         if fixes:
             urgency = "P1" if severe else "P2"

@@ -29,7 +29,9 @@ ROOT_CAUSE = re.compile(
     r"this happens (?:when|because)|the reason (?:why )?(?:is|was)|stems from|originates (?:from|in)|"
     r"(?:crash|error|failure|bug|problem|issue|segfault|hang)\w* comes? from|"
     rf"{EFFECT}|"
-    r"the (?:underlying|real|actual) (?:issue|problem|cause|bug)|"
+    # "the underlying problem is ...", not "the underlying problem persists" (which names none)
+    r"the (?:underlying|real|actual) (?:issue|problem|cause|bug)"
+    r"(?=\s*(?:is|was|seems|seemed|appears|appeared|lies|lay|here|:))|"
     # "The fused bias path is the problem.": a named part blamed, the sentence's whole point
     r"(?<!\bthis )(?<!\bthat )(?<!\bit )(?<!\bwhich )(?:is|was|seems to be|appears to be) the "
     r"(?:culprit|problem)(?=\W*$)|"
@@ -60,8 +62,13 @@ CAUSE_CLAUSE_WORDS = 2
 # "…, including the smallest inputs, which crash in the kernel because …": a marker inside a relative
 # clause explains what that clause tells, one case of the problem; the summary's problem keeps its cause.
 SIDE_CLAUSE = re.compile(r",\s*(?:which|where|whereupon)\b[^,;:.]*$", re.I)
-# "I'm guessing that it was disabled because ...": a guess, given without its hedge once quoted as a clause.
-GUESSED = re.compile(r"\b(?:i'?m guessing|i guess|i suspect|my guess|my hunch|presumably|i think|i believe)\b", re.I)
+# "I'm guessing that it was disabled because ...", "the suspicion that X might be the root cause": a
+# guess, given without its hedge once quoted as a clause.
+GUESSED = re.compile(
+    r"\b(?:i'?m guessing|i guess|i suspect|my guess|my hunch|presumably|i think|i believe|suspicion|"
+    r"(?:might|may|could) (?:be|have been))\b",
+    re.I,
+)
 # "originally it seemed to be caused by X. However, the underlying issue ...": a cause the author let go.
 ABANDONED = re.compile(r"\b(?:originally|initially|at first|we thought|I thought)\b", re.I)
 # "is not caused by X", "not due to", "isn't because": a cause ruled out, not one named.
@@ -92,6 +99,9 @@ TEST_COST = re.compile(r"\btests?\s+(?:\w+\s+)?(?:require|requires|need|needs|ta
 # repro it ... because": why the tests missed it, or a reading of a state that no longer fails.
 MISSED_BY_TESTS = re.compile(
     r"\btest\w*\b[^.;]{0,80}?\b(?:was|were|is|are)\s*(?:not|never|n['’]t)\s+(?:\w+\s+)?(?:run|executed|enabled|caught)\b|"
+    # "the tensors used in the test case hold one value, so it returns correct results even if ...":
+    # why the tests passed over the bug
+    r"\btest(?:s| cases?)?\b[^.;]{0,120}?\b(?:pass\w*|correct\w*|succeed\w*)\b[^.;]{0,40}?\beven (?:if|though|when)\b|"
     r"\b(?:no longer|not|unable to|can['’]?t|cannot|couldn['’]?t)\s+(?:be\s+)?(?:able\s+to\s+)?repro(?:duce)?\b",
     re.I,
 )
@@ -148,6 +158,18 @@ CLOSING_LINE = re.compile(r"^\W*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b[\s:*
 RESULT_CLAUSE = re.compile(
     r"^(?:because|since)\s+(?:it|they|the (?:output|result|value|tensor)s?)\s+(?:also\s+|still\s+|now\s+)?"
     r"(?:includes?|contains?|has|have|holds?|returns?|shows?|gives?)\b",
+    re.I,
+)
+# "The job aborts due to a segmentation fault": the failure named again (a symptom), not how it comes about.
+SYMPTOM_CLAUSE = re.compile(
+    r"^(?:due to|because of|caused by)\s+(?:an?\s+|the\s+)?(?:segmentation faults?|segfaults?|crash(?:es)?|"
+    r"errors?|exceptions?|failures?|timeouts?|ooms?|out of memory|sigsegv|sigabrt|illegal memory access)\b",
+    re.I,
+)
+# "Avoiding the view for 0-d tensors fixes the issue": what cures it, not what causes it.
+FIX_STATEMENT = re.compile(
+    r"\b(?:fix(?:es|ed)?|solv(?:es|ed)|resolv(?:es|ed)|avoids?|works? around)\s+"
+    r"(?:(?:the|this|that|these)\s+(?:issue|problem|bug|error|crash|failure)s?\b|it\s*(?:[.!,;]|$))",
     re.I,
 )
 # "Because no error is raised, ...": why a failure goes unnoticed (its impact), not its mechanism.
@@ -235,7 +257,9 @@ CHANGE_PLAN = re.compile(r"^(?:[^,.;]{0,60},\s*)?(?:we|i) (?:need|needed|have|ha
 OMISSION = re.compile(
     r"\b(?:(?:is|was|are|were)\s+(?:not|never)|(?:is|was|are|were)\s*n['’]t)\s+(?:being\s+)?"
     r"(?:properly\s+|correctly\s+)?(?!(?:supported|allowed|needed|required|expected|implemented|affected|"
-    r"related|tested|covered|planned|guaranteed|recommended|used|called|triggered|changed|enabled|exposed)\b)"
+    r"related|tested|covered|planned|guaranteed|recommended|used|called|triggered|changed|enabled|exposed|"
+    # "it is not supposed to compute anything": what the design intends, no step the code missed
+    r"supposed|meant|designed|intended)\b)"
     r"(?:\w+ed|reset|kept|written)\b|"
     r"\b(?:does|did|do)\s*(?:not|n['’]t)\s+(?:correctly\s+|properly\s+)?(?:check|handle|account for|consider|"
     r"validate|respect|propagate|preserve|restore|reset|initiali[sz]e|synchroni[sz]e|copy|update|clear|release|free|"
@@ -281,6 +305,13 @@ PRIOR_SYMPTOM = re.compile(
     r"\b(?:revert\w*|reland\w*|landed|merged|attempt\w*|tried|discussed|approved)\b",
     re.I,
 )
+# "The overhead can potentially be further reduced", "left for a follow-up": what a change leaves for
+# later, no account of what was wrong.
+FURTHER_WORK = re.compile(
+    r"\b(?:can|could|may|might|will)\s+(?:\w+\s+){0,3}?(?:further|later|eventually)\b|"
+    r"\b(?:in|as|for) (?:a )?follow[- ]?ups?\b|\bfuture (?:work|prs?|changes?)\b",
+    re.I,
+)
 # "... is not needed anymore", "no longer": what the change makes unnecessary, not what was wrong.
 NOT_DONE = re.compile(r"\b(?:anymore|any more|no longer|after this (?:pr|change)|with this (?:pr|change)|now)\b", re.I)
 
@@ -296,9 +327,9 @@ def measures(sentence: str) -> bool:
 
 
 def describes_change(sentence: str) -> bool:
-    """The sentence says what a change does or must do, not what goes wrong."""
+    """The sentence says what a change does, must do or leaves for later, not what goes wrong."""
     plain = sentence.lstrip("[]`*# ")
-    return bool(CHANGE_OPENING.match(plain) or CHANGE_PLAN.match(plain))
+    return bool(CHANGE_OPENING.match(plain) or CHANGE_PLAN.match(plain) or FURTHER_WORK.search(plain))
 
 
 def root_cause_sentences(bodies: list[Body], thread: list[str], changes: Sequence[bool] = ()) -> tuple[list[str], bool]:
@@ -386,6 +417,8 @@ def root_causes(
             continue
         if not marker and states_success(sentence):
             continue
+        if FIX_STATEMENT.search(sentence):
+            continue
         clause = cause_clause(sentence, summary)
         if not clause or SILENT_CLAUSE.match(clause):
             continue
@@ -423,6 +456,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or UNVERIFIED.search(before)
         or DESIGN_CHOICE.search(before)
         or SILENT_CLAUSE.match(clause)
+        or SYMPTOM_CLAUSE.match(clause)
         or JUSTIFICATION.match(clause)
         or EVIDENCE_CLAUSE.match(clause)
         or RESULT_CLAUSE.match(clause)

@@ -17,6 +17,15 @@ from pytorch_insight.text import excerpt, sentences, shorten
 
 LANDED = ("merged", "landed")
 LINKED_SHOWN = 3
+# A PR a report's description names as where its problem came from or was first seen: "Since <url>",
+# "was recently added in <url>", "As seen in <url> when bumping", "<url> introduced a check". Listed
+# under the fix state it would read as the fix.
+ORIGIN_BEFORE = re.compile(
+    r"\b(?:since|introduc\w*|caus\w*|regress\w*|broke\w*|added|seen|after|started)\b[^.!?\n]{0,60}$", re.I
+)
+ORIGIN_AFTER = re.compile(r"^[^.!?\n]{0,40}?\b(?:introduc\w*|added|caus\w*|broke\w*|regress\w*)\b", re.I)
+ORIGIN_REACH = 80
+FIX_WORD = re.compile(r"\b(?:fix|patch|workaround|resolv|address)", re.I)
 
 
 def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixState, list[str]]:
@@ -249,12 +258,25 @@ def linked_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, st
     """PR id -> state for the window's PRs linked with the issue by URL, in either thread, and
     `uncollected` for the PRs its description links that the window does not hold (at most
     LINKED_SHOWN in all: a tracker's list can link dozens)."""
-    found = _related_prs(assessment, context, lambda r: r.type == "related" and r.evidence == URL_LINK)
-    for match in GITHUB_URL.finditer(assessment.item.body or ""):
+    body = assessment.item.body or ""
+    named = [match for match in GITHUB_URL.finditer(body) if match.group(2) == "pull"]
+    origins = {github_item_id(m.group(1), int(m.group(3))) for m in named if _named_as_origin(body, m)}
+    found = _related_prs(
+        assessment, context, lambda r: r.type == "related" and r.evidence == URL_LINK and r.target not in origins
+    )
+    for match in named:
         target = github_item_id(match.group(1), int(match.group(3)))
-        if match.group(2) == "pull" and target not in context.by_id and target != assessment.id:
+        if target not in context.by_id and target != assessment.id and target not in origins:
             found.setdefault(target, "uncollected")
     return dict(list(found.items())[:LINKED_SHOWN])
+
+
+def _named_as_origin(text: str, match: re.Match[str]) -> bool:
+    """Whether the sentence naming a PR's URL names it as where the problem came from or showed."""
+    before = ORIGIN_BEFORE.search(text[max(0, match.start() - ORIGIN_REACH) : match.start()])
+    after = ORIGIN_AFTER.search(text[match.end() : match.end() + ORIGIN_REACH])
+    # "I added a fix in <url>": the words that name a fix outweigh those that name an origin.
+    return any(found is not None and not FIX_WORD.search(found.group(0)) for found in (before, after))
 
 
 def _related_prs(assessment: Assessment, context: AnalysisContext, kept: Callable[[Relation], bool]) -> dict[str, str]:

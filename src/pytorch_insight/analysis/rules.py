@@ -239,8 +239,9 @@ class RuleAnalyser:
             # when the thread's own cause sentences were all rejected (its fix then rarely says more),
             # nor when its opening says what the change does, tells how the code failed before it, only
             # measures the problem, reports how a check of the change went or repeats the issue's title
-            # (the symptom, not how it comes about).
-            fix_account = summarise(parse_body(fixes[0].item.body))
+            # (the symptom, not how it comes about). Its list items are its change log: an account
+            # that opens with one is none, and one that runs into one stops there.
+            fix_account = prose_opening(parse_body(fixes[0].item.body))
             if not (
                 describes_change(fix_account)
                 or prior_symptom(fix_account)
@@ -323,6 +324,18 @@ def first(found: Iterable[str], limit: int, exclude: str = "") -> list[str]:
         if len(chosen) == limit:
             break
     return chosen
+
+
+def prose_opening(body: Body) -> str:
+    """The sentences of the description's opening (`summarise`) before its first list item; empty
+    when it opens with a list."""
+    told, prose = summarise(body), summarise(body, lists=False)
+    kept = []
+    for sentence in sentences(told):
+        if sentence not in prose:
+            break
+        kept.append(sentence)
+    return join_sentences(kept)
 
 
 def summarise(body: Body, lists: bool = True) -> str:

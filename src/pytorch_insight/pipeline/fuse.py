@@ -106,6 +106,7 @@ def link_duplicates(assessments: Sequence[Assessment], by_id: Mapping[str, Asses
             original = by_id.get(github_item_id(assessment.item.repo, int(picked.group(1) or picked.group(2))))
             if original is not None and original is not assessment:
                 assessment.canonical = original.id
+                _share_areas(assessment, original)
                 assessment.relate("duplicate", original.id, f'cherry-pick: "{picked.group(0)[:80]}"')
                 original.relate("duplicate", assessment.id, f'cherry-pick: "{picked.group(0)[:80]}"')
                 continue
@@ -129,8 +130,18 @@ def link_duplicates(assessments: Sequence[Assessment], by_id: Mapping[str, Asses
             if member is canonical:
                 continue
             member.canonical = canonical.id
+            if is_cherry_pick(member):
+                _share_areas(member, canonical)
             member.relate("duplicate", canonical.id, "same title opened again")
             canonical.relate("duplicate", member.id, "same title opened again")
+
+
+def _share_areas(pick: Assessment, original: Assessment) -> None:
+    """A cherry-pick is its original's change on a release branch: its areas are the original's. Its
+    own text often says less ("[release/2.12]" is a tag no area names, the body a checklist), which
+    put the same change in two areas."""
+    pick.areas = list(original.areas)
+    pick.area_evidence = {area: list(evidence) for area, evidence in original.area_evidence.items()}
 
 
 def tagged(pattern: re.Pattern[str], title: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 from pytorch_insight.config import NoiseRule, Profile
@@ -30,6 +31,7 @@ class NoiseRules:
         # Most titles hold none of the strings any of a rule's patterns needs: one test for the rule.
         self.rule_guards = [either(needs for _, needs in patterns) for _, patterns, _, _ in self.rules]
         self.bot_reason = cache(lambda login: reason("bot", login=login))
+        self.liftable = frozenset(noise_tag(rule) for rule in profile.noise if rule.stated_problem_lifts)
 
     def reasons(self, assessment: Assessment) -> list[Reason]:
         item = assessment.item
@@ -47,6 +49,16 @@ class NoiseRules:
             ):
                 found.append(said)
         return found
+
+    def lifted(self, reasons: list[Reason], problems: Callable[[], list[str]]) -> bool:
+        """Whether every rule that marked the item yields to a problem its text states (`problems`, read
+        only when it may matter); an error message alone is no such statement (a clean-up may quote
+        the error it tidies)."""
+        return (
+            bool(reasons)
+            and all(said.code in self.liftable for said in reasons)
+            and any(kind != "error" for kind in problems())
+        )
 
 
 def noise_tag(rule: NoiseRule) -> str:

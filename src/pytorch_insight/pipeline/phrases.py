@@ -271,7 +271,8 @@ HEDGED = re.compile(
 # What turns a failure word into a design statement, a denial or a hypothesis.
 BEFORE_CONTEXT = re.compile(
     r"\b(?:no|not|\w+n['’]t|cannot|without|never|avoid\w*|prevent\w*|guard\w* against|protect\w* against|instead of|"
-    r"in case of|to reduce|reduc\w+ the|could|might|may|would|potentially|possibly|if|whether|check\w* for|detect\w*|"
+    r"in case of|to reduce|reduc\w+ the|could|might|may|would|\w+['’]d|potentially|possibly|if|whether|check\w* for|"
+    r"detect\w*|"
     r"confounded by|thinking|assuming|ideally|preferably|"
     r"unrelated|not related to|"
     r"handle|handling|catch|catches|tests? (?:for|that)|allow|allows|raise an error|error (?:message|handling))"

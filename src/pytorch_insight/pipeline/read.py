@@ -44,6 +44,8 @@ class ItemReader:
         item = cut(item)
         assessment = Assessment(item, extract_features(item), relations=list(item.relations))
         assessment.noise = self.noise.reasons(assessment)
+        if self.noise.lifted(assessment.noise, lambda: self.extractor.extract(item).problems):
+            assessment.noise = []
         # Noise is ranked down whatever it says; its facts are not worth reading (a fix for a severe
         # issue still takes that issue's facts through its link).
         if not assessment.noise:
