@@ -75,6 +75,17 @@ def test_harm_that_is_supposed_or_the_reason_for_a_removal_is_no_impact() -> Non
     assert stated in impact_sentences([real])
 
 
+def test_what_a_change_s_test_shows_now_is_no_impact() -> None:
+    result = "The repro from the issue now exits cleanly where it previously died with SIGABRT."
+    body = f"Join the watchdog thread before the store is torn down.\n\n{result}"
+    [change] = assess([item(85, "Join the watchdog before teardown", body, kind="pull_request")], PROFILE)
+    assert result not in impact_sentences([change])
+    # A report's own words on what happens now are its harm.
+    told = "The worker now dies with SIGABRT on every exit."
+    [report] = assess([item(86, "Worker aborts on exit", f"{told}\n\nIt started last week.")], PROFILE)
+    assert told in impact_sentences([report])
+
+
 def test_a_lead_in_to_a_repro_is_no_impact() -> None:
     lead = "The process crashes after about 300 iterations of the following loop:"
     body = f"{lead}\n\n```python\nfor _ in range(300):\n    step()\n```"

@@ -55,6 +55,7 @@ def test_a_stated_failure_is_a_fact_with_its_sentence(sentence: str, kind: str) 
         "Chunk the reduction to prevent OOM on large inputs.",
         "If the allocator could crash here, we would need a guard.",
         "We keep the extra gather: removing it that'd cause a deadlock on uneven ranks.",  # "would", contracted
+        "The template is used to prevent branching causing a slowdown on small inputs.",  # harm a design keeps away
         "Raise an error instead of silently producing wrong results.",
         "Add test_hang_on_exit and test_crash_handler to the suite.",
         "These asserts check that the scheduler's compile-time size estimate agrees with the real buffer sizes.",

@@ -172,6 +172,9 @@ FIX_STATEMENT = re.compile(
     r"(?:(?:the|this|that|these)\s+(?:issue|problem|bug|error|crash|failure)s?\b|it\s*(?:[.!,;]|$))",
     re.I,
 )
+# "Compilation failed (Code=2) due to an interrupted connection", "RuntimeError: ... because ...": a
+# program's message copied without quotes, whose causal word is the program's, not the author's account.
+LOG_TEXT = re.compile(r"\b(?i:code|errno|status)\s*=\s*-?\d+|\b[A-Z]\w*(?:Error|Exception):\s")
 # "Because no error is raised, ...": why a failure goes unnoticed (its impact), not its mechanism.
 SILENT_CLAUSE = re.compile(
     r"^(?:because|due to)\s+(?:there is\s+|there's\s+)?(?:no|nothing)\s+(?:\w+\s+){0,2}"
@@ -327,9 +330,14 @@ def measures(sentence: str) -> bool:
 
 
 def describes_change(sentence: str) -> bool:
-    """The sentence says what a change does, must do or leaves for later, not what goes wrong."""
+    """The sentence says what a change does or cures, must do or leaves for later, not what goes wrong."""
     plain = sentence.lstrip("[]`*# ")
-    return bool(CHANGE_OPENING.match(plain) or CHANGE_PLAN.match(plain) or FURTHER_WORK.search(plain))
+    return bool(
+        CHANGE_OPENING.match(plain)
+        or CHANGE_PLAN.match(plain)
+        or FURTHER_WORK.search(plain)
+        or FIX_STATEMENT.search(plain)
+    )
 
 
 def root_cause_sentences(bodies: list[Body], thread: list[str], changes: Sequence[bool] = ()) -> tuple[list[str], bool]:
@@ -433,6 +441,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
     before, clause = sentence[: marker.start()], sentence[marker.start() :]
     return bool(
         quoted(before)  # 'printed "Aborting due to timeout"': a program's message, not the author's account
+        or LOG_TEXT.search(before)
         or CLOSING_LINE.match(sentence)
         # "This leads to X, causing Y": effects of what came before, both of them
         or (LEADS_TO_HARM.match(sentence) is not None and EFFECT_MARKER.match(clause) is not None)

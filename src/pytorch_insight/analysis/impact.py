@@ -65,6 +65,12 @@ EXPLAINS = re.compile(r"\b(?:because|since|due to)\b", re.I)
 # "The error happens inside ...", "This leak happens when ...": harm stated before the sentence.
 REFERS_BACK = re.compile(r"\b(?:the|this|that|these|those)\s+$", re.I)
 
+# "The repro now exits cleanly where it previously died with SIGABRT": a change's account of what its
+# test shows now, the cure, not the harm.
+FIX_RESULT = re.compile(
+    r"\bnow\s+(?:\w+\s+)?(?:exits?|pass(?:es)?|works?|succeeds?|runs?|completes?|returns?|matche?s?)\b", re.I
+)
+
 # "That meant that if we hit errors in production, the process returned 0": harm named only inside a
 # condition is supposed, not stated.
 CONDITION = re.compile(r"\b(?:if|unless|in case|whenever)\b[^,;.]*", re.I)
@@ -107,6 +113,7 @@ def impact_sentences(story: list[Assessment]) -> list[str]:
                 and not aside(fact.evidence)
                 and not describes_change(fact.evidence)  # "Disable the fast kernel due to accuracy issues"
                 and not supposed(fact.evidence)
+                and not (assessment.item.kind in CHANGES and FIX_RESULT.search(fact.evidence))
                 and not lead_in(fact.evidence)  # "The crash occurs when running the following:" states it half
             ):
                 found.append(fact.evidence)

@@ -330,6 +330,8 @@ CONSEQUENCE = re.compile(
     r"(?:does not|doesn't|do not|don't|will not|won't)\s+(?:yet\s+)?(?:touch|address|cover)\b|"
     r"(?:to avoid|to prevent|avoids|avoiding|prevents|preventing)\s+(?:[\w-]+,?\s+){1,6}"
     r"(?:and|or|as well as)\s+(?:\S+\s+)?$|"
+    # "used to prevent branching causing a slowdown": the harm a design keeps away
+    r"(?:avoid|prevent)\w*\s+(?:[\w-]+\s+){1,3}(?:causing|leading to|resulting in)\s+(?:\S+\s+)?$|"
     r"attempt(?:s|ed|ing)?\s+to\s+(?:fix|clean|clear|remove|work around|resolve|patch|address|avoid|free|release)\b"
     r"(?:\s+\S+){0,6}?\s+(?:result(?:s|ed)?\s+in|leads?\s+to|led\s+to|caus\w+|trigger\w*)\s+(?:\S+\s+)?$)"
 )
