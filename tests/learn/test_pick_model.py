@@ -9,17 +9,20 @@ from pathlib import Path
 import pytest
 
 from pytorch_insight.errors import ConfigError
+from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.learn.pick_model import (
     HIGH,
     PICKED,
     PICKED_TEXT,
     expert_numbers,
     fit_picks,
+    item_reader,
     main,
     picked_numbers,
     read_week,
 )
-from pytorch_insight.pipeline.picks import read_picks
+from pytorch_insight.model import Item
+from pytorch_insight.pipeline.picks import read_picks, reading_tags
 from pytorch_insight.pipeline.severity import terms
 
 # Made-up weeks: what the experts pick is told in one vocabulary, what they pass over in another.
@@ -39,6 +42,10 @@ PASSED = [
     "Rename a local variable in the docs example",
     "Bump the pinned formatter version in the lint workflow",
 ]
+
+
+def week_items(data: Path) -> list[Item]:
+    return [item_from_line(json.loads(line)) for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def write_week(folder: Path, since: str, until: str, first: int) -> tuple[Path, Path]:
@@ -111,9 +118,13 @@ def test_a_week_marks_the_picked_items_active_in_its_window(weeks) -> None:  # t
     assert week.name == "demo-2026-01-12_2026-01-18"
     assert week.picked == [True] * len(CHOSEN) + [False] * len(PASSED)
     assert week.high == [True] * 3 + [False] * (len(CHOSEN) + len(PASSED) - 3)
-    # The picked class reads the item's kind and its description's length besides its words.
-    assert week.documents[0] == terms(CHOSEN[0], CHOSEN[0], ["kind:issue", "length:short"], PICKED_TEXT)
-    assert week.plain[0] == terms(CHOSEN[0], CHOSEN[0])
+    # The picked class reads the item's kind and its description's length besides its words, and
+    # both classes what the rules and the triage model read in it, as the report does.
+    read = [reading_tags(item_reader().read(item)) for item in week_items(weeks[1][0])]
+    assert "fact:hang" in read[4] and "fact:wrong_result" in read[5]
+    tagged = ["kind:issue", "length:short", *read[4]]
+    assert week.documents[4] == terms(CHOSEN[4], CHOSEN[4], tagged, PICKED_TEXT)
+    assert week.plain[4] == terms(CHOSEN[4], CHOSEN[4], read[4])
 
 
 def test_a_week_file_without_its_dates_in_the_name_is_a_clear_error(tmp_path: Path, weeks) -> None:  # type: ignore[no-untyped-def]

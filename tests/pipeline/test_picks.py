@@ -24,6 +24,7 @@ from pytorch_insight.pipeline.picks import (
     load_picks,
     pick_tags,
     read_picks,
+    reading_tags,
     weigh_high,
     weigh_pick,
     write_picks,
@@ -278,6 +279,27 @@ def test_the_tags_say_kind_labels_and_how_long_the_description_is() -> None:
     # The labelled weeks show ~1,500 characters of a thread: a longer description reads as the same step.
     assert "length:long" in pick_tags(item(3, "t", "x" * 1200))
     assert "length:long" in pick_tags(item(4, "t", "x" * 9000))
+
+
+def test_both_classes_read_what_the_rules_and_the_triage_model_made_of_the_item(tmp_path: Path) -> None:
+    (read,) = assess([item(5, "Wrong values from the fused norm", labels=["module: correctness (silent)"])], PROFILE)
+    tags = reading_tags(read)
+    # the triagers' label counts in full, and the facts the rules read are named by kind
+    assert "triage:wrong_result" in tags and all(f"fact:{kind}" in tags for kind in read.facts.kinds())
+    picked = part(PICKED, {"triage:wrong_result": 0, "typo": 1})
+    high = part(HIGH, {"fact:hang": 0, "typo": 1})
+    path = tmp_path / "picks.json"
+    write_picks(PickModel(picked, high, {"weeks": []}), path)
+    model = read_picks(path)
+    plain = item(6, "a change")
+    assert model.rate(plain, ["triage:wrong_result"])[PICKED] > 0.9 > model.rate(plain)[PICKED]
+    assert model.rate(plain, ["fact:hang"])[HIGH] > 0.9 > model.rate(plain)[HIGH]
+    # the report rates each item with its own reading
+    profile = PROFILE.model_copy(deep=True)
+    profile.judgement.picks = profile.judgement.picks.model_copy(update={"model": str(path)})
+    labelled, bare = item(7, "a change", labels=["module: correctness (silent)"]), item(8, "a change")
+    rated = {a.item.number: a for a in assess([labelled, bare], profile)}
+    assert (rated[7].pick or 0.0) > 0.9 > (rated[8].pick or 0.0)
 
 
 def test_a_file_that_is_no_pick_model_is_a_clear_error(tmp_path: Path) -> None:

@@ -24,13 +24,16 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
+from pytorch_insight.config import load_profile
 from pytorch_insight.dating import date_items
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.learn.fit import fit_linear
-from pytorch_insight.pipeline.picks import HIGH, PICKED, PickModel, pick_tags, write_picks
+from pytorch_insight.pipeline.picks import HIGH, PICKED, TRIAGE_TAG, PickModel, pick_tags, reading_tags, write_picks
+from pytorch_insight.pipeline.read import ItemReader
 from pytorch_insight.pipeline.severity import SeverityModel, terms
 from pytorch_insight.window import make_window
 
@@ -87,8 +90,18 @@ def picked_numbers(path: Path) -> set[int]:
     return expert_numbers(path)[0]
 
 
-def read_week(data: Path, picks: Path) -> LabelledWeek:
-    """The items of `data` active in the window its name gives, each marked picked or not."""
+@lru_cache(maxsize=4)
+def item_reader(profile: str = "pytorch") -> ItemReader:
+    """What reads an item as the report does (facts, triage classes) for the pick model's tags,
+    without a pick model of its own."""
+    quiet = load_profile(profile).model_copy(deep=True)
+    quiet.judgement.picks.weight = 0.0
+    return ItemReader(quiet, quiet.reader(None))
+
+
+def read_week(data: Path, picks: Path, profile: str = "pytorch") -> LabelledWeek:
+    """The items of `data` active in the window its name gives, each marked picked or not, read by
+    `profile`'s rules and triage model."""
     named = WEEK_NAME.search(data.stem)
     if named is None:
         raise ConfigError(f"{data}: the name must end in <since>_<until> (YYYY-MM-DD_YYYY-MM-DD)")
@@ -100,10 +113,15 @@ def read_week(data: Path, picks: Path) -> LabelledWeek:
         raise ConfigError(f"cannot read the labelled week {data} / {picks}: {exc}") from None
     window = make_window(named[1], named[2])
     active = [item for item in items if item.active_in(window)]
+    reader = item_reader(profile)
+    read = [reading_tags(reader.read(item)) for item in active]
     return LabelledWeek(
         data.stem,
-        [terms(item.title, item.body, pick_tags(item), PICKED_TEXT) for item in active],
-        [terms(item.title, item.body) for item in active],
+        [
+            terms(item.title, item.body, pick_tags(item, tags), PICKED_TEXT)
+            for item, tags in zip(active, read, strict=True)
+        ],
+        [terms(item.title, item.body, tags) for item, tags in zip(active, read, strict=True)],
         [item.number in chosen for item in active],
         [item.number in high for item in active],
     )
@@ -177,8 +195,9 @@ def card(weeks: Sequence[LabelledWeek], model: PickModel, evaluation: dict) -> d
         },
         "features": {
             PICKED: f"title and description words and word pairs of the first {PICKED_TEXT} characters, the "
-            "item's kind, its labels and its description's length",
-            HIGH: "title and description words and word pairs (the severity model's terms)",
+            "item's kind, its labels, its description's length and its reading (fact kinds, triage classes at "
+            f"p >= {TRIAGE_TAG})",
+            HIGH: "title and description words and word pairs (the severity model's terms) and the item's reading",
         },
         "leave_one_week_out": evaluation,
         "terms": {
@@ -191,13 +210,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("weeks", nargs="+", metavar="WEEK.jsonl=PICKS.json")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--profile", default="pytorch", help="the profile whose rules and triage model read the items")
     args = parser.parse_args(argv)
     weeks = []
     for pair in args.weeks:
         data, sep, picks = pair.partition("=")
         if not sep:
             parser.error(f"{pair}: expected WEEK.jsonl=PICKS.json")
-        weeks.append(read_week(Path(data), Path(picks)))
+        weeks.append(read_week(Path(data), Path(picks), args.profile))
     evaluation = leave_one_week_out(weeks)
     model = fit_picks(weeks)
     model = replace(model, card=card(weeks, model, evaluation))

@@ -29,31 +29,39 @@ from pytorch_insight.pipeline.severity import SeverityModel, read_document, writ
 PICKED = "picked"
 HIGH = "high"
 PACKAGED = "picks.json.gz"
-FORMAT_VERSION = 1
+# 2: both classes read the item's reading (`reading_tags`) besides its words.
+FORMAT_VERSION = 2
 # The log-odds of a probability this close to 0 or 1 would outweigh every stated fact.
 FLOOR = 0.01
 # A description's length, in characters, read in three steps: a one-line change, a paragraph, a
 # write-up. The labelled weeks show at most ~1,500 characters of a thread, so a longer one reads as
 # the last step, as it does at report time.
 LENGTHS = ((300, "short"), (1000, "paragraph"))
+# A class of the triage model counts as read at this probability: its classes are rare, and one a
+# description leans to well below even odds still tells (leave-one-week-out, 0.25 ranked best of
+# the bars tried with the facts beside it).
+TRIAGE_TAG = 0.25
 
 
 @dataclass(frozen=True)
 class PickModel:
     """One model per class, each reading what tells its class best (leave-one-week-out): whether
     experts choose an item shows in more of its description and in its kind, labels and length;
-    whether they call it high shows in the opening the severity model reads, and the rest blurs it."""
+    whether they call it high shows in the opening the severity model reads, and the rest blurs it.
+    Both read what the rules and the triage model made of the item (`reading_tags`): the triagers'
+    judgement, learned from thousands of issues, carries over to the experts' few weeks."""
 
     picked: SeverityModel  # its words (as far as its text_limit) and pick_tags
     high: SeverityModel | None  # its words alone; None when the weeks held too few high items
     card: dict = field(default_factory=dict)
 
-    def rate(self, item: Item) -> dict[str, float]:
-        """Class -> probability (`picked`, and `high` where the model has it)."""
+    def rate(self, item: Item, read: Sequence[str] = ()) -> dict[str, float]:
+        """Class -> probability (`picked`, and `high` where the model has it), given the item's
+        `reading_tags`."""
         # No class needs a quoted sentence (a bar above 1): the probabilities are all the ranking uses.
-        rated = self.picked.judge(item.title, item.body, tuple, pick_tags(item), explain=2.0).probabilities
+        rated = self.picked.judge(item.title, item.body, tuple, pick_tags(item, read), explain=2.0).probabilities
         if self.high is not None:
-            rated |= self.high.judge(item.title, item.body, tuple, explain=2.0).probabilities
+            rated |= self.high.judge(item.title, item.body, tuple, read, explain=2.0).probabilities
         return rated
 
     def probabilities(self, picked_terms: Sequence[str], high_terms: Sequence[str]) -> dict[str, float]:
@@ -83,12 +91,22 @@ class PickModel:
         }
 
 
-def pick_tags(item: Item) -> list[str]:
-    """What the `picked` class reads of an item besides its words: its kind, its labels and how long
-    its description is (experts choose what a thread explains at length more often than a one-liner)."""
+def pick_tags(item: Item, read: Sequence[str] = ()) -> list[str]:
+    """What the `picked` class reads of an item besides its words: its kind, its labels, how long
+    its description is (experts choose what a thread explains at length more often than a one-liner)
+    and its `reading_tags`."""
     length = len(item.body or "")
     size = next((name for bound, name in LENGTHS if length < bound), "long")
-    return [f"kind:{item.kind}", f"length:{size}", *(f"label:{label.lower()}" for label in item.labels)]
+    return [f"kind:{item.kind}", f"length:{size}", *(f"label:{label.lower()}" for label in item.labels), *read]
+
+
+def reading_tags(assessment: Assessment) -> list[str]:
+    """What the rules and the triage model read in an item, as the pick model's tags: the kinds of
+    its facts and the triage classes it leans to (a label the triagers gave counts in full)."""
+    tags = [f"fact:{kind}" for kind in sorted(assessment.facts.kinds())]
+    if assessment.learned is not None:
+        tags += [f"triage:{name}" for name, p in sorted(assessment.learned.probabilities.items()) if p >= TRIAGE_TAG]
+    return tags
 
 
 def read_picks(path: Path) -> PickModel:

@@ -19,7 +19,7 @@ from pytorch_insight.pipeline.facts import CONTEXTUAL, FactExtractor
 from pytorch_insight.pipeline.features import extract_features
 from pytorch_insight.pipeline.learned import LearnedJudge
 from pytorch_insight.pipeline.noise import NoiseRules
-from pytorch_insight.pipeline.picks import HIGH, PICKED, load_picks
+from pytorch_insight.pipeline.picks import HIGH, PICKED, load_picks, reading_tags
 from pytorch_insight.pipeline.rank import Ranker
 from pytorch_insight.pipeline.release_regression import ReleaseRegressions
 from pytorch_insight.text import BODY_LIMIT
@@ -51,7 +51,7 @@ class ItemReader:
         if not assessment.noise:
             self._read_facts(assessment)
             if self.picks is not None:
-                rated = self.picks.rate(item)
+                rated = self.picks.rate(item, reading_tags(assessment))
                 assessment.pick, assessment.pick_high = rated.get(PICKED), rated.get(HIGH)
         assessment.area_evidence = self.classifier.classify(assessment)
         assessment.areas = list(assessment.area_evidence)
