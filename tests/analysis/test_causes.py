@@ -96,6 +96,8 @@ def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the
         "This led to the suspicion that the rounding in `floor_` might be the root cause of the box drift.",
         "The nightly job stopped due to a segmentation fault on the ARM runners.",
         "Skipping the view for 0-d inputs fixes the issue, because the cast is then never reached.",
+        # the harm a design keeps away
+        "The template is used to prevent branching causing a slowdown due to extra prefetching.",
         # a program's message copied without quotes
         "ShaderCompiler Code=3 Compilation failed due to a lost connection: SERVICE_CONNECTION_LOST",
         "RuntimeError: worker exited unexpectedly because of a signal",

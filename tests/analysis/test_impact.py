@@ -69,6 +69,9 @@ def test_harm_that_is_supposed_or_the_reason_for_a_removal_is_no_impact() -> Non
     [assessed] = assess([item(83, "Loader aborts on exit", body)], PROFILE)
     assert consequence([assessed]) == ""
     assert not any("if a nightly job" in sentence for sentence in impact_sentences([assessed]))
+    design = "The kernel is templated to prevent branching causing a slowdown on small inputs."
+    [kept] = assess([item(87, "Template the gather kernel", design, kind="pull_request")], PROFILE)
+    assert consequence([kept]) == ""
     # Harm stated in the main clause, with its condition, is the impact.
     stated = "The loader crashes if a nightly job runs on 64 GPUs."
     [real] = assess([item(84, "Loader crashes on exit", f"{stated}\n\nIt started last week.")], PROFILE)

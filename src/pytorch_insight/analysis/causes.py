@@ -192,7 +192,9 @@ TIME_SHARE = re.compile(
 # authors made, no failure's cause.
 DESIGN_CHOICE = re.compile(
     r"\b(?:intentional(?:ly)?|deliberate(?:ly)?|on purpose|purposely|by design|"
-    r"(?:we|i) (?:chose|choose|decided|opt(?:ed)?) to)\b",
+    r"(?:we|i) (?:chose|choose|decided|opt(?:ed)?) to|"
+    # "Templatization is used to prevent branching causing a slowdown": the harm a design keeps away
+    r"(?:is|are|was|were) (?:being )?(?:used|added|kept|chosen) to (?:prevent|avoid))\b",
     re.I,
 )
 # "Because it still makes sense to run the dense kernel ...", "because this is simpler": why a

@@ -71,6 +71,9 @@ FIX_RESULT = re.compile(
     r"\bnow\s+(?:\w+\s+)?(?:exits?|pass(?:es)?|works?|succeeds?|runs?|completes?|returns?|matche?s?)\b", re.I
 )
 
+# "... to prevent branching causing ...": what follows the marker is kept away, not brought about.
+KEPT_AWAY = re.compile(r"\b(?:prevent|avoid)\w*\s+(?:[\w-]+\s+){0,3}$", re.I)
+
 # "That meant that if we hit errors in production, the process returned 0": harm named only inside a
 # condition is supposed, not stated.
 CONDITION = re.compile(r"\b(?:if|unless|in case|whenever)\b[^,;.]*", re.I)
@@ -133,6 +136,8 @@ def consequence(story: list[Assessment]) -> str:
             because = EXPLAINS.search(sentence, 0, marker.start())
             if because and CHANGE_REASON.search(sentence, 0, because.start()):
                 continue  # "We removed it because it was causing failures": harm that is gone with it
+            if KEPT_AWAY.search(sentence, 0, marker.start()):
+                continue  # "used to prevent branching causing a slowdown": harm a design keeps away
             clause = sentence[marker.start() :].strip()
             harm = HARM.search(clause, marker.end() - marker.start())
             if harm and not SPARED.search(clause[: harm.start()]) and not lead_in(clause):
