@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytorch_insight.analysis.causes import measures, root_cause_sentences
-from pytorch_insight.analysis.rules import describes_change, root_causes
+from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
+from pytorch_insight.analysis.change_words import describes_change, measures
 from pytorch_insight.text import parse_body
 from tests.analysis.helpers import analyse
 from tests.pipeline.helpers import item
@@ -254,6 +254,33 @@ def test_why_an_attempt_failed_or_why_it_was_filed_is_no_cause() -> None:
     assert root_causes([stated], "") == [stated]
 
 
+def test_a_speculation_a_case_that_did_not_arise_or_a_choice_s_benefit_is_no_cause() -> None:
+    assert root_causes(["Speculating here, but the slow start may come due to the cold cache."], "") == []
+    assert root_causes(["The pass would have been skipped anyway due to the cache."], "") == []
+    assert root_causes(["Because then the build can pick up newer compilers from the other channel."], "") == []
+    stated = "The start is slow because the loader rebuilds its cache on every call."
+    assert root_causes([stated], "") == [stated]
+
+
+def test_a_comment_gives_a_cause_only_where_it_says_it_names_one() -> None:
+    thread = [
+        "I built it with the profiler on. This is because my script loads the profiler first.",
+        "The crash happens because the cache entry is freed twice.",
+        "Looked again: the root cause is the stale handle kept by the pool.",
+    ]
+    found, _ = root_cause_sentences([parse_body("Loading the model crashes.")], thread)
+    assert found == [
+        "The crash happens because the cache entry is freed twice.",
+        "Looked again: the root cause is the stale handle kept by the pool.",
+    ]
+
+
+def test_a_proposal_is_the_change_to_make() -> None:
+    assert describes_change("The proposal is to keep a per-device cache of compiled kernels.")
+    assert describes_change("We propose to keep the old path behind a flag.")
+    assert not describes_change("The per-device cache is rebuilt on every call.")
+
+
 def test_where_a_profile_says_the_time_goes_is_no_cause() -> None:
     assert root_causes(["Training is slower than on CPU due to `conv3d_backward` taking ~65% of each step."], "") == []
     stated = "Training is slower than on CPU due to `conv3d_backward` launching one kernel per channel."
@@ -344,6 +371,7 @@ def test_how_a_fix_says_the_code_behaved_before_it_is_the_cause_and_names_its_so
         "Previously each op went through the dispatcher alone; now they share one pass.",
         # the wrong result it gave
         "Before this change, the pooling layer returned incorrect shapes for 2D input, one row short.",
+        "Before this change, the histogram op returned uninitialized bins for empty input.",
     ],
 )
 def test_a_fix_s_before_that_is_a_symptom_history_or_feature_is_no_cause(text: str) -> None:

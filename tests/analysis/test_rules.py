@@ -309,6 +309,19 @@ def test_an_umbrella_states_where_its_tracked_issues_stand_and_borrows_no_cause(
     assert umbrella.root_cause == "" and "root_cause" not in umbrella.quoted_from  # one report's cause is not its
 
 
+def test_a_release_tracker_s_criteria_are_no_cause() -> None:
+    # a cherry-pick request in the tracker's thread, in the release process's own words
+    said = Comment(
+        author="grace",
+        date="2026-04-09",
+        body="Link to release branch PR:\n* #350\n\n"
+        "Criteria Category: Critical - crash in torch.streams.copy (introduced in 3.1) fix",
+    )
+    [tracker] = analyse(item(340, "[v3.1.0] Release Tracker", "", comments=[said])).values()
+    [report] = analyse(item(341, "The new device API crashes on start", "", comments=[said])).values()
+    assert tracker.root_cause == "" and report.root_cause  # the same words, read as a cause elsewhere
+
+
 def test_a_bare_reland_reference_is_no_summary() -> None:
     first = item(
         340,

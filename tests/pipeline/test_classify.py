@@ -20,11 +20,21 @@ def test_unlabelled_items_are_classified_from_their_text_and_owner_lists() -> No
     [distributed] = [area for area in PROFILE.areas if area.id == "distributed"]
     cc_only = "Some text.\n\ncc " + " ".join(f"@{owner}" for owner in distributed.owners[:3])
     assert areas("A thing is wrong", body=cc_only) == ["distributed"]
+    # a triager's area label outranks the cc list
+    assert areas("A thing is wrong", body=cc_only, labels=["module: mps"]) == ["mps"]
 
 
 def test_one_body_keyword_is_not_enough_but_several_are() -> None:
     assert areas("Weird error", body="I was using triton once.") == ["core"]
     assert "compiler" in areas("Weird error", body="triton kernel from inductor after dynamo traced it")
+
+
+def test_a_keyword_that_also_has_a_keyword_prefix_counts_once() -> None:
+    # the profile lists "recompile" as a word and "recompil*" as a prefix: one mention is one hit,
+    # so it and one other body keyword stay below an area's threshold
+    body = "The fused kernel sums in half precision; a change to it needs a recompile of the library."
+    assert "compiler" not in areas("Accumulate in fp32 in the pooling shader", body=body)
+    assert "compiler" in areas("Accumulate in fp32 in the pooling shader", body=body + " It also breaks fx graph capture.")
 
 
 def test_an_environment_report_pasted_without_a_fence_names_no_area() -> None:

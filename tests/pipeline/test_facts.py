@@ -149,6 +149,14 @@ def test_memory_held_wrong_values_and_reads_past_the_end_in_plain_words() -> Non
     assert facts("The pooling op is not handling negative zeros correctly")["wrong_result"]
     assert facts(body="Rows near the int32 limit cause an illegal memory read in the kernel.")["hard_crash"]
     assert facts("Compiled gather silently reads out of bounds for offset views")["hard_crash"]
+    assert facts(body="The row reduction does an OOB read for odd widths.")["hard_crash"]
+    assert facts("The scatter kernel writes OOB when the index is negative")["hard_crash"]
+    assert "hard_crash" not in facts("Add OOB tests for the signal channel")
+    assert facts(body="Before this change, the sum of an empty input returned uninitialized values.")["wrong_result"]
+    assert facts(body="The copied tensor has random values in its last rows.")["wrong_result"]
+    assert "wrong_result" not in facts(body="Initialise the weights with random values from a normal law.")
+    # a test named after the failure it guards against, passing
+    assert "regression" not in facts(body="After the rebase, the added regression passes on every shard.")
 
 
 def test_wishes_tags_compiler_steps_names_and_expected_examples_state_no_problem() -> None:

@@ -14,6 +14,14 @@ def test_an_issue_and_its_fix_take_one_slot() -> None:
     assert [set(s.members) for s in stories] == [{bug.id, fix.id}, {other.id}]
 
 
+def test_a_pr_that_names_an_issue_without_a_closing_word_shares_its_slot() -> None:
+    bug = item(1, "The histogram kernel reads past the end of its bins")
+    change = item(2, "Guard the bin loop in the histogram kernel", body="See #1 for the repro.", kind="pull_request")
+    other = item(3, "Segfault in the allocator on exit")
+    stories = select_focus(assess([bug, change, other], PROFILE), PROFILE, 12, low=True)
+    assert {bug.id, change.id} in [set(s.members) for s in stories] and len(stories) == 2
+
+
 def test_an_issue_leads_the_fix_that_outranks_it_unless_the_fix_alone_is_high() -> None:
     bug = item(1, "Compiled model gives wrong results on H100")
     fix = item(2, "[inductor] Fix wrong results in the scheduler", body="Fixes #1", kind="pull_request")

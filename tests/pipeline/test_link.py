@@ -23,6 +23,19 @@ def test_closing_keywords_in_all_their_forms() -> None:
     ]
 
 
+def test_a_closing_keyword_before_a_markdown_link_or_a_stray_hash_names_the_linked_issue() -> None:
+    text = (
+        "Fixes [issue](https://github.com/o/r/issues/21)\nfixes [#22](https://github.com/o/r/issues/22)\n"
+        "Fixes #https://github.com/o/r/issues/23\nfixs #24\nFixes [#2](https://github.com/o/r/issues/25)"
+    )
+    found = closing_references(text, "o/r")
+    assert [number for _, number, _ in found] == [21, 22, 23, 24, 25]
+    assert found[0][2] == "Fixes [issue](https://github.com/o/r/issues/21)"  # the link quoted whole
+    assert [number for _, number, _ in issue_urls("Fixes [the report](https://github.com/o/r/issues/26)", False)] == [
+        26
+    ]
+
+
 def test_a_partial_fix_is_quoted_with_the_word_that_makes_it_partial() -> None:
     [(_, _, whole)] = closing_references("Fixes #1", "pytorch/pytorch")
     [(_, _, part)] = closing_references("This PR: Partially fixes #2 by clearing the memo.", "pytorch/pytorch")

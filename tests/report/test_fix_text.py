@@ -249,6 +249,19 @@ def test_a_pr_a_comment_names_is_quoted_instead_of_no_fix_pr_being_referenced() 
     assert (bug.id, f"comment: maintainer: “{said}”") in {(e.item, e.quote) for e in entry.evidence}
 
 
+def test_a_fix_a_comment_names_by_its_bare_number_is_quoted_too() -> None:
+    said = "A fix is in #905; please try it on the nightly."
+    bug = item(
+        51,
+        "Pooling on the new accelerator fails for long inputs",
+        "Pooling a long input raises an error.",
+        state="closed",
+        comments=[Comment(author="maintainer", date="2026-04-09", body=said)],
+    )
+    [entry] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == "#51"]
+    assert entry.fix_text.endswith(f"a comment names a PR (maintainer: “{said}”)")
+
+
 def test_the_last_comment_naming_a_pr_is_the_one_quoted() -> None:
     # An early comment names the change that caused the problem, a later one the change that fixes it.
     cause = "It started with https://github.com/pytorch/pytorch/pull/700 which changed the pool."

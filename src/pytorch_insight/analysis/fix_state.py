@@ -73,8 +73,13 @@ PR_OPENED = re.compile(
 )
 
 
-# "We can bump to 9.15.1 https://github.com/o/r/pull/169412 as a cherrypick": a PR named in a comment.
-PR_NAMED = re.compile(r"https?://github\.com/[\w.-]+/[\w.-]+/pull/\d+|\b(?:pr|pull request)\s*#\d+", re.I)
+# "We can bump to 9.15.1 https://github.com/o/r/pull/169412 as a cherrypick": a PR named in a comment;
+# "Added a fix in #N": a bare number the words before it make a change.
+PR_NAMED = re.compile(
+    r"https?://github\.com/[\w.-]+/[\w.-]+/pull/\d+|\b(?:pr|pull request)\s*#\d+|"
+    r"\bfix(?:ed)?\s+(?:is\s+)?(?:in|at|by)\s+#\d+",
+    re.I,
+)
 
 
 def pr_named(comments: list[Comment], profile: Profile, dated: bool = False) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from pytorch_insight.analysis.causes import CHANGE_REASON, CLOSING_LINE, HARM, SPARED, describes_change
+from pytorch_insight.analysis.causes import CHANGE_REASON, CLOSING_LINE, HARM, SPARED
+from pytorch_insight.analysis.change_words import describes_change
 from pytorch_insight.headings import ROLE_HEADINGS
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.text import CODE_SPAN, aside, bounded, code_only, excerpt, lead_in, parse_body, section, sentences

@@ -6,14 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from pytorch_insight.analysis.causes import (
-    describes_change,
-    measures,
-    prior_symptom,
-    root_cause_sentences,
-    root_causes,
-    run_note,
-)
+from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
+from pytorch_insight.analysis.change_words import describes_change, measures, prior_symptom, run_note
 from pytorch_insight.analysis.fix_state import (
     fix_state,
     fixed_said,
@@ -38,6 +32,7 @@ from pytorch_insight.analysis.roles import RoleModel, load_role_model
 from pytorch_insight.analysis.workaround import find_workaround
 from pytorch_insight.model import Item, later_comments
 from pytorch_insight.pipeline import Assessment
+from pytorch_insight.pipeline.references import umbrella
 from pytorch_insight.text import (
     LETTER,
     Body,
@@ -226,7 +221,9 @@ class RuleAnalyser:
         summary = analysis.summary
         analysis.details = join_sentences(first(mechanism_sentences(item, body), 2, exclude=summary))
         changes = [item.kind in CHANGES, *(other.item.kind in CHANGES for other in story)]
-        candidates, headed = root_cause_sentences(bodies, threads, changes)
+        # A tracker gathers other problems and has no cause of its own: its criteria and checklists
+        # (a cherry-pick's "Criteria Category: ...") read as causes to the rules, and as false to a reader.
+        candidates, headed = ([], False) if umbrella(assessment) else root_cause_sentences(bodies, threads, changes)
         analysis.root_cause = join_sentences(first(root_causes(candidates, summary, self.roles, headed), 2))
         tracked = [
             context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id

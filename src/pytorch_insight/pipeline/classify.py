@@ -120,11 +120,14 @@ class AreaClassifier:
             for value in values:
                 if areas := lookup((kind, value)):
                     named |= areas
+        # A triager's area label outranks a cc list: the bot cc's a label's subscribers, and one who
+        # follows several areas, or a label since removed, would add an area no label names.
+        labelled = self.use_labels and any(lookup(("label", label)) for label in features.labels)
         for n, area in enumerate(self.areas):
             pattern = area.first_pattern(present.raw)
             if pattern is None and n not in named and not self.score_all:
                 continue
-            score, evidence = self._score(area, assessment, present, pattern)
+            score, evidence = self._score(area, assessment, present, pattern, with_owners=not labelled)
             if score >= self.weights.threshold:
                 found[area.rule.id] = evidence
         if not found and self.fallback:
@@ -167,9 +170,15 @@ class AreaClassifier:
         return self.evidence.setdefault(evidence, evidence)
 
     def _score(
-        self, area: _CompiledArea, assessment: Assessment, present: _Present, pattern: re.Pattern[str] | None
+        self,
+        area: _CompiledArea,
+        assessment: Assessment,
+        present: _Present,
+        pattern: re.Pattern[str] | None,
+        with_owners: bool = True,
     ) -> tuple[float, list[str]]:
-        """The area's score and evidence; `pattern` is its first pattern found in the text."""
+        """The area's score and evidence; `pattern` is its first pattern found in the text; the cc
+        list counts when `with_owners`."""
         weights, item, features = self.weights, assessment.item, assessment.features
         score, evidence = 0.0, []
         if self.use_labels and not features.labels.isdisjoint(area.labels):
@@ -201,7 +210,7 @@ class AreaClassifier:
             if body_hits:
                 score += min(weights.body_keyword_cap, weights.body_keyword * len(body_hits))
                 evidence.append(self._once("text mentions " + ", ".join(body_hits[:3])))
-        if not features.owners.isdisjoint(area.owners):
+        if with_owners and not features.owners.isdisjoint(area.owners):
             owners = sorted(features.owners & area.owners)
             score += min(weights.owner_cap, weights.owner * len(owners))
             evidence.append(self._once("cc " + ", ".join(f"@{owner}" for owner in owners[:3])))

@@ -175,18 +175,21 @@ class KeywordSet:
         )
 
     def find(self, words: frozenset[str], text: str) -> list[str]:
-        """The keywords present, in a stable order: words, then phrases, then prefixed words."""
-        found = sorted(self.words & words) + [phrase for phrase in self.phrases if phrase in text]
+        """The keywords present, in a stable order: words, then phrases, then prefixed words (a word
+        that is a keyword and has a keyword prefix is one hit, not two)."""
+        exact = self.words & words
+        found = sorted(exact) + [phrase for phrase in self.phrases if phrase in text]
         if self.prefixes:
-            found += sorted(word for word in words if word.startswith(self.prefixes))
+            found += sorted(word for word in words - exact if word.startswith(self.prefixes))
         return found
 
     def found(self, words: frozenset[str], phrases: frozenset[str], prefixed: list[str]) -> list[str]:
         """`find` from what a caller already looked up for several sets at once: the words and
         phrases of the item among theirs, and its words with one of their prefixes, sorted."""
-        hits = sorted(self.words & words) if not self.words.isdisjoint(words) else []
+        exact = self.words & words
+        hits = sorted(exact)
         if phrases:
             hits += [phrase for phrase in self.phrases if phrase in phrases]
         if self.prefixes and prefixed:
-            hits += [word for word in prefixed if word.startswith(self.prefixes)]
+            hits += [word for word in prefixed if word.startswith(self.prefixes) and word not in exact]
         return hits

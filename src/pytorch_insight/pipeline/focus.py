@@ -20,7 +20,19 @@ from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.reasons import reason
 
 STORY_LINKS = frozenset(
-    {"fixes", "fixed_by", "tests", "tested_by", "relands", "relanded_by", "duplicate", "stack", "similar"}
+    {
+        "fixes",
+        "fixed_by",
+        "tests",
+        "tested_by",
+        "relands",
+        "relanded_by",
+        "duplicate",
+        "stack",
+        "similar",
+        "names",
+        "named_by",
+    }
 )
 
 

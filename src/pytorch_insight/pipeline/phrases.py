@@ -42,7 +42,11 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"|(?:produc\w+|returns?|returning|gives?|giving|yields?)\s+(?:\w+\s+){0,2}(?:nans?|non-?finite)"
         r"|non-?finite (?:outputs?|values?|results?|gradients?|losses)"
         r"|data corruption|silent correctness|numerical(?:ly)? (?:wrong|incorrect|mismatch\w*)"
-        r"|(?:reads?|uses?|used|returns?|copies|copied)\s+(?:\w+\s+)?uninitiali[sz]ed\s+(?:memory|values?|data|buffers?)"
+        r"|(?:reads?|uses?|used|returns?|returned|copies|copied|gives?|gave|produces?|produced)\s+(?:\w+\s+)?"
+        r"uninitiali[sz]ed\s+(?:memory|values?|data|buffers?)"
+        # "the output has random values in its last rows": values no computation put there
+        r"|(?:has|have|had|holds?|contains?|returns?|returned|gives?|gave|produces?|produced)\s+(?:\w+\s+)?"
+        r"random\s+(?:values?|numbers|data|garbage|results?|outputs?)"
         r"|leak\w*\s+(?:\S+\s+){0,4}(?:to|into)\s+(?:the\s+)?user[- ]visible"
         r"|(?:accidentally|unintentionally|wrongly|incorrectly|erroneously|mistakenly)\s+(?:\w+\s+)?"
         r"(?:disabl\w+|enabl\w+|skipp\w+|dropp\w+|ignor\w+|turn\w+ off|overwrit\w+|discard\w+|bypass\w+)"
@@ -70,6 +74,8 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"(?:launch|kernel) failures?|"
         r"fail(?:s|ed|ures?)? (?:to|during|at) launch|device-side assert\w*|terminate called|double free|"
         r"use[- ]after[- ]free|out[- ]of[- ]bounds (?:read|write|access)|reads? (?:~?[\d.]+ \w+ )?past|"
+        # "an OOB write in the scatter kernel", "it reads OOB": the abbreviation is as common as the words
+        r"oob (?:memory )?(?:reads?|writes?|access(?:es)?)|(?:reads?|writes?) oob|"
         r"memory corruption|buffer overflow|exceed\w* the hardware limit|hardware limit|"
         r"null[- ]?(?:ptr|pointer) (?:dereference|deref|access)\w*)\b"
     ),
@@ -145,6 +151,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         "garbage",
         "bogus",
         "uninitiali",
+        "random",
         "eager",
         "mismatch",
         "disagree",
@@ -182,6 +189,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         "double free",
         "after",
         "bounds",
+        "oob",
         "past",
         "corruption",
         "overflow",
@@ -284,6 +292,8 @@ AFTER_CONTEXT = re.compile(
     r"^[\s-]*(?:(?!(?:in|on|at|of|for|with|when|while|during|from|under|after|before)\b)[\w.]+[\s-]+){0,2}?"
     r"(?:checks?|tests?|markers?|detection|detector|handling|handler|guards?)\b"
     r"|^[\s-]*(?:avoidance|prevention|free|safe|safety|mode|message|messages|case|cases|path)\b"
+    # "makes the regression pass on all shards": a test named after the failure it guards against
+    r"|^[\s-]*(?:(?:test|suite)\s+)?pass(?:es|ed|ing)?\b"
     # "incorrect values displayed in error messages": what a message or a document says, not a result
     r"|^[\s-]*(?:(?:displayed|printed|shown|reported|logged|mentioned)\s+)?(?:in|of)\s+(?:the\s+|its\s+)?"
     r"(?:error\s+|warning\s+|log\s+|exception\s+)?(?:messages?|strings?|logs?|docs?|docstrings?|documentation|comments?)\b"

@@ -16,8 +16,12 @@ from pytorch_insight.text import shorten
 # "Fixes #N", "closes o/r#N", "Fixes <issue URL>", "Partial fix of <url>", "fix for #N", and the
 # keyword set in bold ("**Fixes**: #N", "**Fixes:** #N").
 CLOSING = re.compile(
-    r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b(?:\*\*)?\s*:?(?:\*\*)?\s*(?:(?:of|for)\s+)?", re.I
+    r"\b(?:fix(?:es|ed|s)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b(?:\*\*)?\s*:?(?:\*\*)?\s*(?:(?:of|for)\s+)?",
+    re.I,
 )
+# What Markdown or a slip puts between a closing word and its reference: a link's text ("Fixes
+# [issue](<url>)", "Fixes [#N](<url>)": the URL is the target) or a stray "#" before a URL.
+LINK_WRAP = re.compile(r"\[[^\]\n]{0,40}\]\(|#(?=https?://)")
 # Weaker forms, read as a fix only in a change that presents itself as a fix: "(Issue #N)",
 # "referencing #N", "for #N", "issue: #N".
 FIX_MENTION = re.compile(r"(?:\(\s*|\b)(?:issue|referenc(?:es|ing)|for)\b\s*:?\s*(?=#\d|https?://github\.com/)", re.I)
@@ -52,7 +56,10 @@ REFERENCE_OR_PULL = re.compile(
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
 LINE_MARKS = " \t-*+>:"  # what a list or a quote puts before a line's own words
 # Words that present the issue URL after them as the one a change fixes ("For <url>", "a fix to <url>").
-FIX_LEAD = re.compile(r"\b(?:fix\w*|for|address\w*|resolv\w*|clos\w*|solv\w*)(?:\s+(?:to|for|of))?\s*:?\s*$", re.I)
+FIX_LEAD = re.compile(
+    rf"\b(?:fix\w*|for|address\w*|resolv\w*|clos\w*|solv\w*)(?:\s+(?:to|for|of))?\s*:?\s*(?:{LINK_WRAP.pattern})?$",
+    re.I,
+)
 # A description that ends its account with the issue on a line of its own ("...\n#N"): the
 # reference is the PR's subject. Only an issue known to be one is taken this way.
 OWN_LINE = re.compile(r"^[ \t]*(?:(?P<repo>[\w.-]+/[\w.-]+)?#(?P<number>\d+))[ \t]*$", re.M)
@@ -102,7 +109,8 @@ def closing_references(
             continue
         if HEDGE.search(text, max(0, keyword.start() - HEDGE_REACH), keyword.start()):
             continue
-        position = keyword.end()
+        wrapped = LINK_WRAP.match(text, keyword.end())
+        position = wrapped.end() if wrapped else keyword.end()
         while (match := REFERENCE.match(text, position)) is not None:
             target_repo = match.group("repo") or match.group("urepo") or repo
             number = match.group("n1") or match.group("n2") or match.group("n3")
@@ -110,7 +118,9 @@ def closing_references(
                 # "Partially fixes #N" is quoted whole: the link is a fix, but not a whole one.
                 lead = PARTIAL.search(text, max(0, keyword.start() - PARTIAL_REACH), keyword.start())
                 start = lead.start() if lead else keyword.start()
-                found.append((target_repo, int(number), quoted(text[start : match.end()])))
+                linked = wrapped is not None and wrapped.group(0).startswith("[")
+                end = match.end() + (linked and text.startswith(")", match.end()))  # the link's ")"
+                found.append((target_repo, int(number), quoted(text[start:end])))
             gap = REFERENCE_GAP.match(text, match.end())
             position = gap.end() if gap else match.end()
     return found
