@@ -237,13 +237,19 @@ def test_a_fix_that_repeats_its_issue_s_title_gives_it_no_cause() -> None:
 
 
 def test_a_fix_s_author_saying_what_they_changed_is_no_cause() -> None:
-    from pytorch_insight.analysis.rules import describes_change
-
     assert describes_change("I've fixed this by adding a check that rejects a negative epsilon.")
+    assert describes_change("This restores the old limit for the grouped kernels.")
     assert describes_change("We have added the missing guard to the loader.")
     assert describes_change("By validating the shape first, and the stride check as well.")  # how it works
     assert not describes_change("The loader reads the file twice when the cache is cold.")
     assert not describes_change("Byte offsets overflow when the cache is cold.")
+
+
+def test_a_change_log_line_among_the_causes_is_no_cause() -> None:
+    # a fix's list of what it does, read as one sentence where its lines carry no full stop
+    stated = "Because it crashes deep in the graph framework when given integer input."
+    listed = "Add a test that checks both backends raise for integer input Rename the kernel to match the op"
+    assert root_causes([stated, listed], "") == [stated]
 
 
 def test_why_an_attempt_failed_or_why_it_was_filed_is_no_cause() -> None:
@@ -357,6 +363,20 @@ def test_how_a_fix_says_the_code_behaved_before_it_is_the_cause_and_names_its_so
     # the issue's report shows it quoted from its fix; the fix's own words need no pointer
     assert found[50].quoted_from["root_cause"] == "github:pytorch/pytorch#51"
     assert "root_cause" not in found[51].quoted_from
+
+
+def test_a_fix_s_account_stops_where_its_change_log_begins() -> None:
+    fix = item(
+        61,
+        "Raise for integer input in the loss",
+        "Integer input reaches the graph framework, which has no kernel for it\n\n"
+        "Add a test that checks both backends raise\nRename the kernel to match the op\n\nFixes #60",
+        kind="pull_request",
+        state="closed",
+    )
+    issue = item(60, "The loss kills the process on the accelerator", "Calling the loss with integer tensors.")
+    cause = analyse(fix, issue)[60].root_cause
+    assert cause.startswith("Integer input reaches the graph framework") and "Add a test" not in cause
 
 
 @pytest.mark.parametrize(

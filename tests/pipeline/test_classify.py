@@ -34,7 +34,9 @@ def test_a_keyword_that_also_has_a_keyword_prefix_counts_once() -> None:
     # so it and one other body keyword stay below an area's threshold
     body = "The fused kernel sums in half precision; a change to it needs a recompile of the library."
     assert "compiler" not in areas("Accumulate in fp32 in the pooling shader", body=body)
-    assert "compiler" in areas("Accumulate in fp32 in the pooling shader", body=body + " It also breaks fx graph capture.")
+    assert "compiler" in areas(
+        "Accumulate in fp32 in the pooling shader", body=body + " It also breaks fx graph capture."
+    )
 
 
 def test_an_environment_report_pasted_without_a_fence_names_no_area() -> None:

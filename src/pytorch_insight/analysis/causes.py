@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from pytorch_insight.analysis.change_words import FIX_STATEMENT, omission, prior_behaviour, prior_symptom
+from pytorch_insight.analysis.change_words import describes_change, omission, prior_behaviour, prior_symptom
 from pytorch_insight.analysis.lists import without_lists_after
 from pytorch_insight.analysis.roles import RoleModel
 from pytorch_insight.headings import ROLE_HEADINGS
@@ -303,7 +303,7 @@ def root_causes(
             continue
         if not marker and states_success(sentence):
             continue
-        if FIX_STATEMENT.search(sentence):
+        if describes_change(sentence):  # "Add a test that ...", "X fixes the issue": the change or its cure
             continue
         clause = cause_clause(sentence, summary)
         if not clause or SILENT_CLAUSE.match(clause):

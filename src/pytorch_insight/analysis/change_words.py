@@ -27,7 +27,7 @@ RUN_NOTE = re.compile(r"\bdashboard\b|\b(?:no|without|zero)\s+(?:\w+\s+)?(?:regr
 CHANGE_OPENING = re.compile(
     r"^(?:this (?:pr|change|diff|commit|patch)\b|"
     r"this (?:adds|bundles|changes|enables|disables|ensures|extends|fixes|implements|introduces|makes|moves|"
-    r"removes|replaces|switches|updates|uses)\b|"
+    r"preserves|reintroduces|removes|replaces|restores|switches|updates|uses)\b|"
     # "This is implemented for both backends", "It is now handled in the caller": the change, done
     r"(?:this|it) (?:is|was|has been) (?:now )?(?:implemented|added|done|handled|fixed|addressed)\b|"
     # the author's own account of the change: "I've fixed this by adding ...", "We have added ..."

@@ -323,13 +323,18 @@ def first(found: Iterable[str], limit: int, exclude: str = "") -> list[str]:
     return chosen
 
 
+JOINED_LINES = re.compile(r"; (?=[A-Z])")
+
+
 def prose_opening(body: Body) -> str:
-    """The sentences of the description's opening (`summarise`) before its first list item; empty
-    when it opens with a list."""
+    """The sentences of the description's opening (`summarise`) before its first list item or the
+    first that says what the change does (a change log written without list marks); empty when it
+    opens with either."""
     told, prose = summarise(body), summarise(body, lists=False)
-    kept = []
-    for sentence in sentences(told):
-        if sentence not in prose:
+    kept: list[str] = []
+    # `summarise` keeps lines without a stop apart by "; " (`join_sentences`): each is read alone.
+    for sentence in (part for said in sentences(told) for part in JOINED_LINES.split(said)):
+        if sentence not in prose or describes_change(sentence):
             break
         kept.append(sentence)
     return join_sentences(kept)
