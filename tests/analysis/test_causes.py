@@ -247,7 +247,7 @@ def test_a_fix_s_author_saying_what_they_changed_is_no_cause() -> None:
 
 def test_a_change_log_line_among_the_causes_is_no_cause() -> None:
     # a fix's list of what it does, read as one sentence where its lines carry no full stop
-    stated = "Because it crashes deep in the graph framework when given integer input."
+    stated = "Because the graph library aborts when it is given integer input."
     listed = "Add a test that checks both backends raise for integer input Rename the kernel to match the op"
     assert root_causes([stated, listed], "") == [stated]
 

@@ -239,7 +239,7 @@ class RuleAnalyser:
             # (the symptom, not how it comes about). Its list items are its change log: an account
             # that opens with one is none, and one that runs into one stops there.
             fix_account = prose_opening(parse_body(fixes[0].item.body))
-            if not (
+            if fix_account and not (
                 describes_change(fix_account)
                 or prior_symptom(fix_account)
                 or measures(fix_account)
