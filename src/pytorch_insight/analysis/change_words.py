@@ -49,7 +49,7 @@ CHANGE_OPENING = re.compile(
 
 CHANGE_PLAN = re.compile(
     r"^(?:[^,.;]{0,60},\s*)?(?:we|i) (?:need|needed|have|had|want|wanted) to\b|"
-    # "The proposal is to return NaN early", "We propose to ...": the change to make
+    # "The proposal is to keep a per-device cache", "We propose to ...": the change to make
     r"^(?:the|my|our) (?:proposal|plan|idea|suggestion) (?:here )?(?:is|was) to\b|^(?:we|i) (?:propose|suggest)\b",
     re.I,
 )
