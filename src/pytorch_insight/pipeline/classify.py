@@ -108,6 +108,9 @@ class AreaClassifier:
         )
         named: set[int] = set(self.prefix_areas) if present.prefixed else set()
         lookup = self.named.get
+        # A triager's area label outranks a cc list: the bot cc's a label's subscribers, and one who
+        # follows several areas, or a label since removed, would add an area no label names.
+        labelled = False
         for kind, values in (
             ("label", features.labels if self.use_labels else ()),
             ("tag", features.tags),
@@ -120,9 +123,7 @@ class AreaClassifier:
             for value in values:
                 if areas := lookup((kind, value)):
                     named |= areas
-        # A triager's area label outranks a cc list: the bot cc's a label's subscribers, and one who
-        # follows several areas, or a label since removed, would add an area no label names.
-        labelled = self.use_labels and any(lookup(("label", label)) for label in features.labels)
+                    labelled = labelled or kind == "label"
         for n, area in enumerate(self.areas):
             pattern = area.first_pattern(present.raw)
             if pattern is None and n not in named and not self.score_all:
