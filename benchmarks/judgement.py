@@ -11,8 +11,10 @@ in the focus list (red and yellow stories only) and in the first 20 stories of t
 high items neither expert picked, and where each pick landed. The fortnight is also judged as its
 two weeks, each a window of its own, so a rule that only works on one week shows up.
 
-The pick model (learn/pick_model.py) is learned from these same picks, so each period is ranked
-with one fitted anew on every other labelled week, never on the period's own data.
+The pick model (learn/pick_model.py) and the red model (learn/red_model.py) are learned from these
+same picks, so each period is ranked with ones fitted anew on every other labelled week, never on
+the period's own data; the red model's rows of each other week are read with a pick model that
+never saw that week.
 """
 
 from __future__ import annotations
@@ -31,9 +33,12 @@ from pytorch_insight.config import Profile, load_profile  # noqa: E402
 from pytorch_insight.dating import date_items  # noqa: E402
 from pytorch_insight.jsonl import item_from_line  # noqa: E402
 from pytorch_insight.learn.pick_model import LabelledWeek, fit_picks, picked_numbers, read_week  # noqa: E402
+from pytorch_insight.learn.red_model import RedWeek, fit_red  # noqa: E402
 from pytorch_insight.model import Item, github_item_id  # noqa: E402
 from pytorch_insight.pipeline import assess, select_focus  # noqa: E402
+from pytorch_insight.pipeline.focus import story_groups  # noqa: E402
 from pytorch_insight.pipeline.picks import write_picks  # noqa: E402
+from pytorch_insight.pipeline.red import red_features, write_red  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
 
 # The project's shared data beside the clone; a clone alone has the copies kept with the tests
@@ -118,8 +123,9 @@ def load(path: Path) -> list[Item]:
     return items
 
 
-def held_out_profile(period: Period, weeks: dict[Path, LabelledWeek], folder: Path) -> Profile:
-    """The pytorch profile with a pick model fitted on every labelled week but the period's own data."""
+def held_out_picks(period: Period, weeks: dict[Path, LabelledWeek], folder: Path) -> Profile:
+    """The pytorch profile with a pick model fitted on every labelled week but the period's own data,
+    and no red model."""
     profile = load_profile("pytorch")
     path = folder / f"picks-without-{period.data.stem}.json.gz"
     if not path.exists():
@@ -127,8 +133,56 @@ def held_out_profile(period: Period, weeks: dict[Path, LabelledWeek], folder: Pa
         # The card's weeks are what the reasons count ("learned ... in 45 labelled weeks").
         write_picks(replace(fit_picks(kept), card={"weeks": [week.name for week in kept]}), path)
     picks = profile.judgement.picks.model_copy(update={"model": str(path)})
-    judgement = profile.judgement.model_copy(update={"picks": picks})
+    red = profile.judgement.red.model_copy(update={"cap": 0})
+    judgement = profile.judgement.model_copy(update={"picks": picks, "red": red})
     return profile.model_copy(update={"judgement": judgement})
+
+
+def red_week(period: Period, profile: Profile) -> RedWeek:
+    """What the red model learns from a week: its items ranked by `profile` (whose pick model never
+    saw the week), and which belong to the experts' red stories."""
+    window = make_window(period.since, period.until)
+    items = [item for item in load(period.data) if item.active_in(window)]
+    present = {item.id for item in items}
+    red = [story for story in period.stories if story.red and any(i in present for i in story.ids)]
+    story_of = {i: story.label for story in red for i in story.ids}
+    groups = story_groups(assess(items, profile, None, window=window))
+    root_of = {a.id: root for root, members in groups.items() for a in members}
+    features = red_features(groups, profile.ranking.base)
+    return RedWeek(
+        f"{period.data.stem} {period.since}..{period.until}",
+        list(features.values()),
+        [root_of[i] for i in features],
+        [story_of.get(i) for i in features],
+        len(red),
+    )
+
+
+def held_out_profile(period: Period, profile: Profile, reds: dict[str, tuple[Path, RedWeek]], folder: Path) -> Profile:
+    """`profile` (its pick model held out of the period) with a red model fitted on every labelled
+    week but the period's own data."""
+    path = folder / f"red-without-{period.data.stem}.json.gz"
+    if not path.exists():
+        shipped = load_profile("pytorch").judgement.red
+        kept = [week for data, week in reds.values() if data != period.data]
+        write_red(fit_red(kept, (shipped.cap, shipped.floor)), path)
+    red = load_profile("pytorch").judgement.red.model_copy(update={"model": str(path)})
+    judgement = profile.judgement.model_copy(update={"red": red})
+    return profile.model_copy(update={"judgement": judgement})
+
+
+def held_out_weeks(chosen: list[Period], folder: Path) -> dict[str, Profile]:
+    """Each chosen period's profile with both models held out of it; the red model learns from every
+    week (the fortnight as its two weeks), each read with a pick model that never saw it."""
+    every = periods()
+    weeks = {period.data: read_week(period.data, period.picks) for period in every}
+    picks = {period.name: held_out_picks(period, weeks, folder) for period in every}
+    reds = {
+        period.name: (period.data, red_week(period, picks[period.name]))
+        for period in every
+        if period.name.startswith("week")
+    }
+    return {period.name: held_out_profile(period, picks[period.name], reds, folder) for period in chosen}
 
 
 def judge(period: Period, profile: Profile, reader: str | None, verbose: bool) -> dict[str, int | None]:
@@ -194,12 +248,9 @@ def main() -> int:
     parser.add_argument("--period", default=None, help="only periods whose name contains this")
     args = parser.parse_args()
     chosen = [period for period in periods() if not args.period or args.period in period.name]
-    weeks = {period.data: read_week(period.data, period.picks) for period in periods()}
     with tempfile.TemporaryDirectory() as folder:
-        scores = {
-            period.name: judge(period, held_out_profile(period, weeks, Path(folder)), args.reader, args.verbose)
-            for period in chosen
-        }
+        profiles = held_out_weeks(chosen, Path(folder))
+        scores = {period.name: judge(period, profiles[period.name], args.reader, args.verbose) for period in chosen}
     print_totals({name: found for name, found in scores.items() if name.startswith("week")})
     return 0
 

@@ -114,16 +114,18 @@ class Picks(BaseModel):
     weight: float = 0.0
     promote: float = 1.0
     model: str | None = None  # a model file; the shipped one by default
-    # Its `high` class (what either expert gave high priority): at most `raise_per_week` items of a
-    # week rated at least `raise_high` become high, and a high item it rates below `keep_high` drops
-    # to medium. Each says so in its reason.
-    raise_high: float = 1.0
-    raise_per_week: int = 0
-    keep_high: float = 0.0
-    # High stories a week (pipeline/picks.py, floor_high): a window with fewer has its medium stories
-    # the `picked` class rates likeliest raised to high until it has that many; a window shorter
-    # than a week needs proportionally fewer, one of unknown span none (0: never).
-    high_floor: int = 0
+
+
+class Red(BaseModel):
+    """The red model (pipeline/red.py, fitted with the pick model): which stories of a window are
+    high priority. `cap` and `floor` count stories a week; a window of another length scales them,
+    and one of unknown span is capped as a week and has no floor. A cap of 0 leaves the model out
+    (it reads the pick model's probabilities, so it needs that model too): then the rules alone
+    decide what is high."""
+
+    cap: int = 0
+    floor: int = 0
+    model: str | None = None  # a model file; the shipped one by default
 
 
 class Judgement(BaseModel):
@@ -151,3 +153,4 @@ class Judgement(BaseModel):
     hints: dict[str, float] = Field(default_factory=dict)
     model: str | None = None  # a model file; the shipped one by default
     picks: Picks = Field(default_factory=Picks)
+    red: Red = Field(default_factory=Red)

@@ -101,6 +101,9 @@ def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the
         # a program's message copied without quotes
         "ShaderCompiler Code=3 Compilation failed due to a lost connection: SERVICE_CONNECTION_LOST",
         "RuntimeError: worker exited unexpectedly because of a signal",
+        # why the change's own checks went red
+        "@reviewer The job failed due to a lint error; I fixed the formatting, could you rerun it?",
+        "The build is red because of an unrelated failure on the ROCm runner.",
     ],
 )
 def test_a_cause_ruled_out_or_pointed_elsewhere_is_no_root_cause(sentence: str) -> None:

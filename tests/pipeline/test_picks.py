@@ -1,7 +1,6 @@
-"""The pick model orders the list after priorities are set: it moves scores by its log-odds, raises a
-likely pick from low to medium with a reason that names it, and to high when its points pass the high
-bar of a story its text makes red-eligible; its high class makes the few items of a week most like
-the experts' high-priority ones red, and a red item unlike them medium."""
+"""The pick model orders the list after priorities are set: it moves scores by its log-odds and
+raises a likely pick from low to medium with a reason that names it; its classes read what the
+rules and the triage model made of an item."""
 
 from __future__ import annotations
 
@@ -14,18 +13,16 @@ import pytest
 from pytorch_insight.config import Profile
 from pytorch_insight.config_ranking import Picks
 from pytorch_insight.errors import ConfigError
-from pytorch_insight.pipeline import Assessment, assess
+from pytorch_insight.pipeline import assess
 from pytorch_insight.pipeline.facts import Fact
 from pytorch_insight.pipeline.picks import (
     HIGH,
     PICKED,
     PickModel,
-    floor_high,
     load_picks,
     pick_tags,
     read_picks,
     reading_tags,
-    weigh_high,
     weigh_pick,
     write_picks,
 )
@@ -59,7 +56,9 @@ def with_picks(tmp_path: Path, settings: Picks = SETTINGS) -> Profile:
     path = tmp_path / "picks.json.gz"
     write_picks(tiny_model(), path)
     picks = settings.model_copy(update={"model": str(path)})
-    return PROFILE.model_copy(update={"judgement": PROFILE.judgement.model_copy(update={"picks": picks})})
+    # The red model reads the pick model's numbers: left out, the priorities here are the rules' and this model's.
+    red = PROFILE.judgement.red.model_copy(update={"cap": 0})
+    return PROFILE.model_copy(update={"judgement": PROFILE.judgement.model_copy(update={"picks": picks, "red": red})})
 
 
 def test_the_score_moves_by_the_weighted_log_odds() -> None:
@@ -119,109 +118,6 @@ def test_the_pick_class_never_makes_an_item_red(tmp_path: Path) -> None:
     assert ranked.priority == "medium" and ranked.score > profile.ranking.high
 
 
-HIGHS = SETTINGS.model_copy(update={"raise_high": 0.6, "raise_per_week": 2, "keep_high": 0.1})
-
-
-def rated(number: int, priority: str, p_high: float | None) -> Assessment:
-    a = assessment(item(number, f"item {number}"))
-    a.priority, a.pick_high = priority, p_high
-    return a
-
-
-def test_the_likeliest_high_items_of_a_week_become_high_up_to_the_cap() -> None:
-    week = [rated(1, "low", 0.7), rated(2, "medium", 0.95), rated(3, "low", 0.8), rated(4, "medium", 0.5)]
-    weigh_high(week, HIGHS, 3, {})
-    assert [a.priority for a in week] == ["low", "high", "high", "medium"]  # 0.7 is third: over the cap
-    assert texts(week[1].reasons) == [
-        "a model learned from experts' choices in 3 labelled weeks rates it like the ones they gave high priority"
-        " (p=0.95)"
-    ]
-    assert week[0].reasons == week[3].reasons == []
-
-
-def test_a_high_item_unlike_the_experts_high_ones_drops_to_medium() -> None:
-    week = [rated(1, "high", 0.05), rated(2, "high", 0.3), rated(3, "high", None)]
-    weigh_high(week, HIGHS, 3, {})
-    assert [a.priority for a in week] == ["medium", "high", "high"]  # no high class: left as it is
-    assert "kept below high priority" in texts(week[0].reasons)[0]
-    labelled = rated(4, "high", 0.01)  # a triager's high priority: the model does not overrule it
-    weigh_high([labelled], HIGHS, 3, {}, kept={labelled.id})
-    assert labelled.priority == "high" and labelled.reasons == []
-
-
-@pytest.mark.parametrize("case", ["noise", "duplicate", "weighed below a thread", "never red", "no cap"])
-def test_what_the_high_class_does_not_raise(case: str) -> None:
-    a, settings, bases, blocked = rated(1, "low", 0.99), HIGHS, {}, set()
-    if case == "noise":
-        a.noise = [reason("bot", login="a-bot")]
-    elif case == "duplicate":
-        a.canonical = "github:pytorch/pytorch#2"
-    elif case == "weighed below a thread":
-        bases = {"issue": 0.5}
-    elif case == "never red":  # a story the profile keeps below high (an edge case)
-        blocked = {a.id}
-    else:
-        settings = SETTINGS  # the defaults raise nothing
-    weigh_high([a], settings, 3, bases, blocked)
-    assert a.priority == "low"
-
-
-FLOOR = SETTINGS.model_copy(update={"high_floor": 3})
-
-
-def picked(number: int, priority: str, p: float) -> Assessment:
-    a = assessment(item(number, f"item {number}"))
-    a.priority, a.pick = priority, p
-    return a
-
-
-def test_a_week_with_too_few_high_stories_has_its_likeliest_picks_raised() -> None:
-    red = picked(1, "high", 0.2)
-    fix = picked(2, "medium", 0.99)  # of the red story: it is high already
-    fix.relate("fixes", red.id, "Fixes #1")
-    week = [red, fix, picked(3, "medium", 0.4), picked(4, "medium", 0.9), picked(5, "low", 0.95)]
-    week += [picked(6, "medium", 0.7), picked(7, "medium", 0.6)]
-    week[5].relate("stack", week[6].id, "ghstack")  # one story: raised once
-    week[3].reasons.append(reason("picked-like", p="0.90", weeks=3))  # the same model's word, said once
-    floor_high(week, FLOOR, 3, {}, days=7)
-    assert [a.priority for a in week] == ["high", "medium", "medium", "high", "low", "high", "medium"]
-    assert texts(week[3].reasons) == [
-        "raised to high priority: the window had fewer than 3 high-priority stories, and a model learned from"
-        " experts' choices in 3 labelled weeks rates it among its likeliest picks (p=0.90)"
-    ]
-
-
-@pytest.mark.parametrize("case", ["short window", "unknown window", "noise", "never red", "no floor", "enough"])
-def test_what_the_floor_does_not_raise(case: str) -> None:
-    a, settings, days, blocked = picked(1, "medium", 0.9), FLOOR, 7, set()
-    week = [a]
-    if case == "short window":  # three a week is none in two days
-        days = 2
-    elif case == "unknown window":
-        days = 0
-    elif case == "noise":
-        a.noise = [reason("bot", login="a-bot")]
-    elif case == "never red":
-        blocked = {a.id}
-    elif case == "no floor":
-        settings = SETTINGS
-    else:
-        week += [picked(n, "high", 0.1) for n in (2, 3, 4)]
-    floor_high(week, settings, 3, {}, days, blocked)
-    assert a.priority == "medium" and a.reasons == []
-
-
-def test_the_ranking_raises_with_the_high_class_of_the_profiles_model(tmp_path: Path) -> None:
-    path = tmp_path / "two.json.gz"
-    write_picks(tiny_model(part(HIGH)), path)
-    picks = HIGHS.model_copy(update={"model": str(path)})
-    profile = PROFILE.model_copy(update={"judgement": PROFILE.judgement.model_copy(update={"picks": picks})})
-    ranked = {a.item.number: a for a in assess([item(1, "scheduler scheduler"), item(2, "typo typo")], profile)}
-    assert ranked[1].pick_high is not None and ranked[1].pick_high > 0.9
-    assert (ranked[1].priority, ranked[2].priority) == ("high", "low")
-    assert ranked[1].rank == 1
-
-
 def test_a_leaning_towards_an_edge_case_is_no_statement_of_one() -> None:
     wrong = Fact("wrong_result", "The kernel silently returns wrong values.")
     leaning = Fact("edge_case", "The kernel silently returns wrong values.", "p=0.20", "hint")
@@ -235,21 +131,6 @@ def test_a_leaning_towards_an_edge_case_is_no_statement_of_one() -> None:
     assert story_kinds(fix, by_id, hints=False) == {"wrong_result"}
     issue.facts = replace(issue.facts, facts=(wrong, labelled))
     assert story_kinds(fix, by_id, hints=False) == {"wrong_result", "edge_case"}
-
-
-def test_a_likely_pick_its_text_makes_red_eligible_is_high_once_past_the_bar(tmp_path: Path) -> None:
-    # Both state memory growth on named hardware (red-eligible) at a score below the high bar; the
-    # points the model adds for a likely pick count against that bar as the text's do.
-    body = "Memory grows every step on H100 until OOM."
-    liked, plain = item(1, "scheduler scheduler", body), item(2, "typo typo", body)
-    (alone,) = assess([liked], PROFILE)
-    assert alone.priority == "medium" and alone.score < PROFILE.ranking.high
-    ranked = {a.item.number: a for a in assess([liked, plain], with_picks(tmp_path))}
-    assert ranked[1].score >= PROFILE.ranking.high and ranked[1].priority == "high"
-    assert ranked[2].priority != "high"  # an unlikely pick loses points instead
-    # a likely pick that states nothing red-eligible stays below high whatever its points
-    (bare,) = assess([item(3, "scheduler scheduler", "The scheduler uses twice the memory.")], with_picks(tmp_path))
-    assert bare.priority == "medium"
 
 
 def test_each_class_reads_its_own_terms(tmp_path: Path) -> None:

@@ -138,12 +138,20 @@ def test_a_change_that_closes_several_reported_issues_says_so_and_counts() -> No
     assert several.score > one.score and not any("reported issues" in r for r in texts(one.reasons))
 
 
-def test_the_participant_count_says_whether_it_leaves_the_author_out() -> None:
+def test_the_participant_count_says_whether_it_leaves_the_author_out_and_counts_the_window_only() -> None:
+    from pytorch_insight.model import Comment
+    from pytorch_insight.window import make_window
+
     known = item(70, "[dynamo] Graph break on sets", n_comments=2)
     unknown = item(71, "[dynamo] Graph break on dicts", n_comments=2, author=None)
     result = run(known, unknown)
-    assert "2 people besides the author in the thread" in texts(result[known.id].reasons)
-    assert "2 people in the thread" in texts(result[unknown.id].reasons)
+    assert "2 people besides the author commented in the window" in texts(result[known.id].reasons)
+    assert "2 people commented in the window" in texts(result[unknown.id].reasons)
+    earlier = Comment(author="early", date="2025-01-02", body="x")  # a year before the window
+    late = item(72, "[dynamo] Graph break on lists", n_comments=2, author=None)
+    late.comments.append(earlier)
+    (ranked,) = assess([late], PROFILE, window=make_window("2026-04-07", "2026-04-13"))
+    assert "2 people commented in the window" in texts(ranked.reasons)
 
 
 def test_the_author_commenting_under_another_case_of_their_login_is_no_other_participant() -> None:

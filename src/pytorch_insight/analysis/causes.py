@@ -190,6 +190,13 @@ TIME_SHARE = re.compile(
     r"(?:about\s+|around\s+|~\s*)?\d+(?:\.\d+)?\s*%\s+of\b",
     re.I,
 )
+# "The run failed due to a lint issue, fixed the formatting": why a change's own checks went red,
+# the change's housekeeping, no failure of the code it is about.
+HOUSEKEEPING = re.compile(
+    r"^(?:because of|because|due to)\s+(?:an?\s+|the\s+|some\s+)?(?:\w+\s+)?"
+    r"(?:lint\w*|formatting|flaky|flakiness|unrelated|infra(?:structure)?|merge conflicts?|rebase)\b",
+    re.I,
+)
 # "We intentionally ignore X, because ...", "by design, because ...": the reason for a choice the
 # authors made, no failure's cause.
 DESIGN_CHOICE = re.compile(
@@ -349,6 +356,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or EVIDENCE_CLAUSE.match(clause)
         or RESULT_CLAUSE.match(clause)
         or TIME_SHARE.match(clause)
+        or HOUSEKEEPING.match(clause)
     )
 
 

@@ -4,27 +4,25 @@ to the item's place.
 
 The severity reading says how bad a problem is; experts also choose what no problem word marks
 (a new subsystem, a design change, a fix of a wrong result told in a PR's own words) and pass over
-what merely sounds bad. Once priorities are set, the few items of a week the model finds most like
-the experts' high-priority ones become high and a high item it finds unlike them drops to medium;
-then its pick log-odds move each item below high up or down the list, and a likely pick below the
-medium bar is raised to medium. Every move says in its reason that the model made it.
+what merely sounds bad. Once priorities are set, its pick log-odds move each item below high up or
+down the list, and a likely pick below the medium bar is raised to medium, with a reason that says
+the model made the move. Both classes' probabilities are also what the red model (pipeline/red.py)
+reads to decide which stories are high.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from pytorch_insight.config_ranking import Picks
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.assessment import Assessment
-from pytorch_insight.pipeline.focus import story_groups
 from pytorch_insight.pipeline.reasons import reason
-from pytorch_insight.pipeline.severity import SeverityModel, read_document, write_document
+from pytorch_insight.pipeline.severity import SeverityModel, load_document, read_document, write_document
 
 PICKED = "picked"
 HIGH = "high"
@@ -119,87 +117,13 @@ def write_picks(model: PickModel, path: Path) -> None:
 @lru_cache(maxsize=4)
 def load_picks(path: str | None = None) -> PickModel:
     """The model at `path`, or the one shipped with the package; read once per process."""
-    if path:
-        return read_picks(Path(path))
-    with resources.as_file(resources.files("pytorch_insight") / "models" / PACKAGED) as shipped:
-        return read_picks(shipped)
+    return load_document(path, PACKAGED, "pick model", PickModel.from_dict)
 
 
 def raisable(assessment: Assessment, base: float) -> bool:
     """Whether the model may raise the item: not noise, a duplicate, or a kind the profile weighs
     below a thread (`base` under 1)."""
     return not assessment.noise and not assessment.canonical and base >= 1.0
-
-
-def weigh_high(
-    assessments: Sequence[Assessment],
-    settings: Picks,
-    weeks: int,
-    bases: Mapping[str, float],
-    blocked: Set[str] = frozenset(),
-    kept: Set[str] = frozenset(),
-) -> None:
-    """The items the `high` class rates highest, up to `raise_per_week` of them at `raise_high` or
-    more, become high (not those `blocked`: a story the profile never makes red, an edge case a
-    text or a label states, not merely one the learned judgement leans towards); a high item it
-    rates below `keep_high` becomes medium (not those `kept`: a triager's own high priority
-    outweighs any model). The week is weighed at once: the cap keeps the model from filling the
-    red list on its own."""
-    for a in assessments:
-        if a.priority != "high" or a.id in kept:
-            continue
-        if a.pick_high is not None and a.pick_high < settings.keep_high:
-            a.priority = "medium"
-            a.reasons.append(reason("unlike-high", p=f"{a.pick_high:.2f}", weeks=weeks))
-    likely = [
-        a
-        for a in assessments
-        if a.priority != "high"
-        and a.pick_high is not None
-        and a.pick_high >= settings.raise_high
-        and raisable(a, bases.get(a.item.kind, 1.0))
-        and a.id not in blocked
-    ]
-    for a in sorted(likely, key=lambda a: (-(a.pick_high or 0.0), a.id))[: settings.raise_per_week]:
-        a.priority = "high"
-        a.reasons.append(reason("high-like", p=f"{a.pick_high:.2f}", weeks=weeks))
-
-
-def floor_high(
-    assessments: Sequence[Assessment],
-    settings: Picks,
-    weeks: int,
-    bases: Mapping[str, float],
-    days: int,
-    blocked: Set[str] = frozenset(),
-) -> None:
-    """A window of `days` with fewer than `high_floor` high stories a week gets its medium stories
-    the `picked` class rates likeliest raised to high until it has that many (JUDGEMENT.md: red is
-    usually 3–6 stories a week; a quiet week's picks still include the few that lead it). A window
-    shorter than a week gets proportionally fewer. Noise, duplicates, kinds the profile weighs below
-    a thread and a stated edge case (`blocked`) are never raised."""
-    floor = settings.high_floor * days // 7
-    if floor <= 0:
-        return
-    groups = story_groups(assessments)
-    high = {root for root, members in groups.items() if any(a.priority == "high" and raisable(a, 1.0) for a in members)}
-    candidates = []
-    for root, members in groups.items():
-        eligible = [
-            a
-            for a in members
-            if a.priority == "medium"
-            and a.pick is not None
-            and raisable(a, bases.get(a.item.kind, 1.0))
-            and a.id not in blocked
-        ]
-        if root not in high and eligible:
-            candidates.append(max(eligible, key=lambda a: a.pick or 0.0))
-    for a in sorted(candidates, key=lambda a: (-(a.pick or 0.0), a.id))[: max(floor - len(high), 0)]:
-        a.priority = "high"
-        # The floor's reason names the same model and probability as a likely pick's: said once.
-        a.reasons = [r for r in a.reasons if r.code != "picked-like"]
-        a.reasons.append(reason("high-floor", n=floor, p=f"{a.pick:.2f}", weeks=weeks))
 
 
 def weigh_pick(assessment: Assessment, settings: Picks, weeks: int, base: float) -> None:

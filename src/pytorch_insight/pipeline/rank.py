@@ -18,8 +18,9 @@ from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment, TextSignals
 from pytorch_insight.pipeline.features import KeywordSet
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS
-from pytorch_insight.pipeline.picks import floor_high, load_picks, weigh_high, weigh_pick
+from pytorch_insight.pipeline.picks import load_picks, weigh_pick
 from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, quotes_sentence, reason
+from pytorch_insight.pipeline.red import load_red, mark_red
 from pytorch_insight.text import shorten
 from pytorch_insight.window import Window, parse_timestamp
 
@@ -339,8 +340,9 @@ def rank(
     assessments: Sequence[Assessment], profile: Profile, reader: Reader, window: Window | None = None
 ) -> list[Assessment]:
     """Score every item and return them best first: high priority first (a rule can make an item high
-    whatever its points, and the worst stories lead), then score, then id for a stable order. The
-    pick model moves scores once priorities are set (pipeline/picks.py)."""
+    whatever its points, and the worst stories lead), then score, then id for a stable order. Once
+    the rules set priorities, the pick model moves scores (pipeline/picks.py) and the red model
+    decides which stories are high (pipeline/red.py)."""
     ranker = Ranker(profile, reader, window)
     severity: dict[str, Severity] = {}
     by_id = {assessment.id: assessment for assessment in assessments}
@@ -355,24 +357,19 @@ def rank(
     picks = profile.judgement.picks
     if picks.weight:
         weeks = len(load_picks(picks.model).card.get("weeks", []))
-        # A leaning towards an edge case keeps the rules from calling a story red, not the model
-        # learned from what experts called red: only an edge case something states blocks it.
-        edge, always = set(profile.ranking.red_blocked), set(profile.ranking.red_always)
-        blocked = {a.id for a in assessments if kinds[a.id] & edge and story_kinds(a, by_id, hints=False) & edge}
-        kept = {i for i, found in kinds.items() if found & always}
-        ruled_high = {a.id for a in assessments if a.priority == "high"}
-        weigh_high(assessments, picks, weeks, profile.ranking.base, blocked, kept)
         for assessment in assessments:
             weigh_pick(assessment, picks, weeks, profile.ranking.base.get(assessment.item.kind, 1.0))
-            # The high bar is the same for the points the model adds as for those the text earns: a
-            # story red-eligible by what it states that a likely pick lifts past the bar is high (not
-            # one the model's `high` class took down, nor one an edge case blocks).
-            held_back = assessment.id in blocked or assessment.id in ruled_high
-            if assessment.priority != "high" and not held_back:
-                if ranker.priority(assessment, kinds[assessment.id]) == "high":
-                    assessment.priority = "high"
-        days = (window.until - window.since).days + 1 if window else 0  # an unknown span: no floor
-        floor_high(assessments, picks, weeks, profile.ranking.base, days, blocked)
+        red = profile.judgement.red
+        if red.cap:
+            # A leaning towards an edge case keeps the rules from calling a story red, not the model
+            # learned from what experts called red: only an edge case something states blocks it.
+            edge, always = set(profile.ranking.red_blocked), set(profile.ranking.red_always)
+            blocked = {a.id for a in assessments if kinds[a.id] & edge and story_kinds(a, by_id, hints=False) & edge}
+            kept = {i for i, found in kinds.items() if found & always}
+            # A window of unknown span is capped as a week, the default window, and has no floor.
+            days = (window.until - window.since).days + 1 if window else 0
+            limits = (red.cap * (days or 7) // 7, red.floor * days // 7)
+            mark_red(assessments, load_red(red.model), limits, profile.ranking.base, blocked, kept)
     ordered = sorted(assessments, key=lambda a: (a.priority != "high", -a.score, a.id))
     for position, assessment in enumerate(ordered, start=1):
         assessment.rank = position

@@ -13,8 +13,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "comments": {"en": "{n} comments in the window", "zh": "窗口内 {n} 条评论"},
     "comment": {"en": "1 comment in the window", "zh": "窗口内 1 条评论"},
     "reactions": {"en": "{n} reactions", "zh": "{n} 个表情回应"},
-    "participants": {"en": "{n} people besides the author in the thread", "zh": "除作者外 {n} 人参与讨论"},
-    "participants-all": {"en": "{n} people in the thread", "zh": "{n} 人参与讨论"},
+    # Only comments inside the window count, as for "comments": a thread's earlier commenters are not
+    # this window's discussion.
+    "participants": {
+        "en": "{n} people besides the author commented in the window",
+        "zh": "本期除作者外 {n} 人参与讨论",
+    },
+    "participants-all": {"en": "{n} people commented in the window", "zh": "本期 {n} 人参与讨论"},
     "focus-fill": {
         "en": "one of the week's {n} best-ranked stories (few stood out more)",
         "zh": "本周排名前 {n} 的故事之一（本周突出的动态不多）",
@@ -61,21 +66,29 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "a model learned from experts' picks in {weeks} labelled weeks rates it a likely pick (p={p})",
         "zh": "由 {weeks} 个已标注周的专家选题学到的模型认为它很可能入选（p={p}）",
     },
-    "high-like": {
-        "en": "a model learned from experts' choices in {weeks} labelled weeks rates it like the ones they "
-        "gave high priority (p={p})",
-        "zh": "由 {weeks} 个已标注周的专家选题学到的模型认为它与专家定为高优先级的条目相似（p={p}）",
+    "red-like": {
+        "en": "a model learned from the experts' red stories in {weeks} labelled weeks rates it p={p}, at or above "
+        "the bar of {bar} at which it finds {share} of them",
+        "zh": "由 {weeks} 个已标注周的专家红色故事学到的模型给出 p={p}，不低于其门槛 {bar}"
+        "（在此门槛下它能找出其中 {share}）",
     },
-    "high-floor": {
+    "red-floor": {
         "en": "raised to high priority: the window had fewer than {n} high-priority stories, and a model learned "
-        "from experts' choices in {weeks} labelled weeks rates it among its likeliest picks (p={p})",
-        "zh": "提升为高优先级：本期高优先级故事不足 {n} 个，由 {weeks} 个已标注周的专家选题学到的模型"
-        "认为它是本期最可能入选的条目之一（p={p}）",
+        "from the experts' red stories in {weeks} labelled weeks rates it among the likeliest (p={p})",
+        "zh": "提升为高优先级：本期高优先级故事不足 {n} 个，由 {weeks} 个已标注周的专家红色故事学到的模型"
+        "认为它是本期最接近的条目之一（p={p}）",
     },
-    "unlike-high": {
-        "en": "kept below high priority: a model learned from experts' choices in {weeks} labelled weeks "
-        "rates it unlike the ones they gave high priority (p={p})",
-        "zh": "未列为高优先级：由 {weeks} 个已标注周的专家选题学到的模型认为它不像专家定为高优先级的条目（p={p}）",
+    "unlike-red": {
+        "en": "kept below high priority: a model learned from the experts' red stories in {weeks} labelled weeks "
+        "rates it p={p}, below the bar of {bar} at which it finds {share} of them",
+        "zh": "未列为高优先级：由 {weeks} 个已标注周的专家红色故事学到的模型给出 p={p}，低于其门槛 {bar}"
+        "（在此门槛下它能找出其中 {share}）",
+    },
+    "red-full": {
+        "en": "kept below high priority: the window's {n} high-priority stories are those a model learned from the "
+        "experts' red stories in {weeks} labelled weeks rates likeliest (this one: p={p})",
+        "zh": "未列为高优先级：本期的 {n} 个高优先级故事是由 {weeks} 个已标注周的专家红色故事学到的模型"
+        "评分最高的（本条 p={p}）",
     },
     "noise": {"en": "noise: {what}", "zh": "噪声：{what}"},
     "bot": {"en": "bot author {login}", "zh": "机器人作者 {login}"},

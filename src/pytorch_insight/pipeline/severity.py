@@ -292,6 +292,14 @@ def read_document(path: Path, what: str, parse: Callable[[dict], Parsed]) -> Par
         raise ConfigError(f"cannot read the {what} {path}: {exc}") from None
 
 
+def load_document(path: str | None, packaged: str, what: str, parse: Callable[[dict], Parsed]) -> Parsed:
+    """The model file at `path`, or the one named `packaged` shipped with the package."""
+    if path:
+        return read_document(Path(path), what, parse)
+    with resources.as_file(resources.files("pytorch_insight") / "models" / packaged) as shipped:
+        return read_document(shipped, what, parse)
+
+
 def write_model(model: SeverityModel, path: Path) -> None:
     write_document(model.to_dict(), path)
 

@@ -54,7 +54,7 @@ RELATIONS_SHOWN = 8
 # Reasons that state why an item matters (facts, what it fixes or tracks, a triage label), as
 # opposed to how much it was discussed or how the reader weighs its area.
 SUBSTANTIVE = ("fact:", "signal:", "fix-exists", *sorted(set(INHERITED.values())))
-MODEL_PRIORITY = ("high-like", "high-floor", "unlike-high")  # pipeline/picks.py
+MODEL_PRIORITY = ("red-like", "red-floor", "unlike-red")  # pipeline/red.py
 # Links whose evidence quotes the text that makes them (the others are computed, e.g. a shared name).
 SHOWN_LINKS = ("fixes", "fixed_by", "tests", "tested_by", "tracks", "tracked_by", "names", "named_by")
 RELATION_ORDER = (
