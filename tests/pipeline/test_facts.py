@@ -313,6 +313,10 @@ def test_a_failure_word_inside_a_name_list_or_a_dotted_name_is_no_failure() -> N
     assert "hang" not in facts(body="The warning now fires in save/load, freeze/optimize_for_inference and fork/wait.")
     assert "hang" not in facts(body="Calling torch.jit.freeze on the module emits the warning.")
     assert facts(body="The process tends to freeze after the first step on two GPUs.")["hang"]
+    # a value that stops changing is no program that stops running
+    assert "hang" not in facts(body="Once traced, the padded size freezes at its first value.")
+    assert "hang" not in facts(body="With the fused optimizer the loss is stuck at 2.3 for every epoch.")
+    assert facts(body="Training is stuck at step 40 on all ranks.")["hang"]
 
 
 def test_the_digits_of_a_link_are_no_measurement() -> None:

@@ -446,7 +446,17 @@ def other_sense(kind: str, sentence: str, lowered: str, match: re.Match[str]) ->
         return COMPILER_STEP.search(lowered, max(0, match.start() - 30), match.start()) is not None
     if kind == "regression":
         return REGRESSION_TEST.match(lowered, match.end()) is not None
+    if kind == "hang":
+        return FIXED_VALUE.search(lowered, max(0, match.start() - 40), match.start()) is not None
     return False
+
+
+# "the padded size freezes at its first value", "the loss is stuck at 2.3": a value that stops changing,
+# not a program that stops running.
+FIXED_VALUE = re.compile(
+    r"\b(?:strides?|shapes?|sizes?|values?|dims?|dimensions?|hints?|seeds?|loss(?:es)?|accuracy|lr|"
+    r"learning rate|outputs?|gradients?|grads?)\s+(?:(?:is|are|was|were|gets?|got|remains?|stays?)\s+)?$"
+)
 
 
 # "Added regression coverage", "a regression test for it": the name of a kind of test, not a regression.
