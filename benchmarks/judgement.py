@@ -145,7 +145,7 @@ def red_week(period: Period, profile: Profile) -> RedWeek:
     items = [item for item in load(period.data) if item.active_in(window)]
     present = {item.id for item in items}
     red = [story for story in period.stories if story.red and any(i in present for i in story.ids)]
-    story_of = {i: story.label for story in red for i in story.ids}
+    story_of = {i: f"{n}: {story.label}" for n, story in enumerate(red) for i in story.ids}  # labels may repeat
     groups = story_groups(assess(items, profile, None, window=window))
     root_of = {a.id: root for root, members in groups.items() for a in members}
     features = red_features(groups, profile.ranking.base)

@@ -38,6 +38,19 @@ def test_unknown_and_invalid_profiles_are_one_line_errors(tmp_path: Path) -> Non
         load_profile(str(bad_toml))
 
 
+@pytest.mark.parametrize("section, key", [("picks", "high_floor = 3"), ("red", "bar = 0.2")])
+def test_a_model_setting_this_version_does_not_have_is_named_not_ignored(
+    tmp_path: Path, section: str, key: str
+) -> None:
+    old = tmp_path / "old.toml"
+    old.write_text(
+        'name = "old"\ntitle = { zh = "旧", en = "Old" }\n[github]\nrepositories = ["me/project"]\n'
+        f"[judgement.{section}]\n{key}\n"
+    )
+    with pytest.raises(ConfigError, match=rf"invalid at judgement\.{section}\.{key.split()[0]}"):
+        load_profile(str(old))
+
+
 def test_environment_beats_config_file_and_token_never_prints(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 
 def _regexes(patterns: list[str]) -> list[str]:
@@ -111,6 +111,9 @@ class Picks(BaseModel):
     from `promote` on, a low item becomes medium and the reason says why.
     A weight of 0 leaves it out: a model learned on one community's weeks is that community's."""
 
+    # A setting this version no longer has (the former `raise_high`, `high_floor`, ...) is named, not ignored.
+    model_config = ConfigDict(extra="forbid")
+
     weight: float = 0.0
     promote: float = 1.0
     model: str | None = None  # a model file; the shipped one by default
@@ -122,6 +125,8 @@ class Red(BaseModel):
     and one of unknown span is capped as a week and has no floor. A cap of 0 leaves the model out
     (it reads the pick model's probabilities, so it needs that model too): then the rules alone
     decide what is high."""
+
+    model_config = ConfigDict(extra="forbid")
 
     cap: int = 0
     floor: int = 0
