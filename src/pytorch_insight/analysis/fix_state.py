@@ -20,8 +20,12 @@ LINKED_SHOWN = 3
 # A PR a report's description names as where its problem came from or was first seen: "Since <url>",
 # "was recently added in <url>", "As seen in <url> when bumping", "<url> introduced a check". Listed
 # under the fix state it would read as the fix.
+# "torch 2.9 switched the kernel to a new tiling (<url>)": what a release did, where a
+# regression came from.
 ORIGIN_BEFORE = re.compile(
-    r"\b(?:since|introduc\w*|caus\w*|regress\w*|broke\w*|added|seen|after|started)\b[^.!?\n]{0,60}$", re.I
+    r"\b(?:since|introduc\w*|caus\w*|regress\w*|broke\w*|added|seen|after|started|(?:py)?torch\s*v?\d+\.\d+)\b"
+    r"[^.!?\n]{0,60}$",
+    re.I,
 )
 ORIGIN_AFTER = re.compile(r"^[^.!?\n]{0,40}?\b(?:introduc\w*|added|caus\w*|broke\w*|regress\w*)\b", re.I)
 ORIGIN_REACH = 80
