@@ -161,12 +161,12 @@ def red_week(period: Period, profile: Profile) -> RedWeek:
 def held_out_profile(period: Period, profile: Profile, reds: dict[str, tuple[Path, RedWeek]], folder: Path) -> Profile:
     """`profile` (its pick model held out of the period) with a red model fitted on every labelled
     week but the period's own data."""
+    shipped = load_profile("pytorch").judgement.red
     path = folder / f"red-without-{period.data.stem}.json.gz"
     if not path.exists():
-        shipped = load_profile("pytorch").judgement.red
         kept = [week for data, week in reds.values() if data != period.data]
         write_red(fit_red(kept, (shipped.cap, shipped.floor)), path)
-    red = load_profile("pytorch").judgement.red.model_copy(update={"model": str(path)})
+    red = shipped.model_copy(update={"model": str(path)})
     judgement = profile.judgement.model_copy(update={"red": red})
     return profile.model_copy(update={"judgement": judgement})
 

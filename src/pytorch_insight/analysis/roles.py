@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 
-from pytorch_insight.pipeline.severity import SeverityModel, read_model, tokens
+from pytorch_insight.pipeline.severity import SeverityModel, load_document, tokens
 
 PACKAGED = "roles.json.gz"
 MODEL_ENV = "PYTORCH_INSIGHT_ROLE_MODEL"
@@ -51,8 +49,4 @@ class RoleModel:
 @lru_cache(maxsize=4)
 def load_role_model(path: str | None = None) -> RoleModel:
     """The model named by `path`, by $PYTORCH_INSIGHT_ROLE_MODEL, or the one shipped with the package."""
-    chosen = path or os.environ.get(MODEL_ENV)
-    if chosen:
-        return RoleModel(read_model(Path(chosen), "role model"))
-    with resources.as_file(resources.files("pytorch_insight") / "models" / PACKAGED) as shipped:
-        return RoleModel(read_model(shipped, "role model"))
+    return RoleModel(load_document(path or os.environ.get(MODEL_ENV), PACKAGED, "role model", SeverityModel.from_dict))

@@ -126,6 +126,12 @@ def raisable(assessment: Assessment, base: float) -> bool:
     return not assessment.noise and not assessment.canonical and base >= 1.0
 
 
+def log_odds(p: float | None) -> float:
+    """The log-odds of a probability held FLOOR away from 0 and 1 (none reads as FLOOR)."""
+    bounded = min(max(p or 0.0, FLOOR), 1 - FLOOR)
+    return math.log(bounded / (1 - bounded))
+
+
 def weigh_pick(assessment: Assessment, settings: Picks, weeks: int, base: float) -> None:
     """Move an item below high priority by the model's log-odds; a likely pick says so and, if low,
     becomes medium (not noise, a duplicate, or a kind the profile weighs below a thread: `base`
@@ -133,8 +139,7 @@ def weigh_pick(assessment: Assessment, settings: Picks, weeks: int, base: float)
     p = assessment.pick
     if p is None or not settings.weight or assessment.priority == "high":
         return
-    bounded = min(max(p, FLOOR), 1 - FLOOR)
-    assessment.score = round(assessment.score + settings.weight * math.log(bounded / (1 - bounded)), 3)
+    assessment.score = round(assessment.score + settings.weight * log_odds(p), 3)
     if p < settings.promote:
         return
     assessment.reasons.append(reason("picked-like", p=f"{p:.2f}", weeks=weeks))

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.focus import story_groups
-from pytorch_insight.pipeline.picks import FLOOR, raisable
+from pytorch_insight.pipeline.picks import log_odds, raisable
 from pytorch_insight.pipeline.reasons import reason
 from pytorch_insight.pipeline.severity import load_document, read_document, write_document
 
@@ -97,11 +97,6 @@ def write_red(model: RedModel, path: Path) -> None:
 def load_red(path: str | None = None) -> RedModel:
     """The model at `path`, or the one shipped with the package; read once per process."""
     return load_document(path, PACKAGED, "red model", RedModel.from_dict)
-
-
-def log_odds(p: float | None) -> float:
-    bounded = min(max(p or 0.0, FLOOR), 1 - FLOOR)
-    return math.log(bounded / (1 - bounded))
 
 
 def eligible(assessment: Assessment, bases: Mapping[str, float]) -> bool:

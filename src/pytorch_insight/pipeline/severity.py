@@ -279,8 +279,8 @@ def _sigmoid(value: float) -> float:
     return 1.0 / (1.0 + math.exp(-value))
 
 
-def read_model(path: Path, what: str = "severity model") -> SeverityModel:
-    return read_document(path, what, SeverityModel.from_dict)
+def read_model(path: Path) -> SeverityModel:
+    return read_document(path, "severity model", SeverityModel.from_dict)
 
 
 def read_document(path: Path, what: str, parse: Callable[[dict], Parsed]) -> Parsed:
@@ -314,8 +314,4 @@ def write_document(data: dict, path: Path) -> None:
 def load_model(path: str | None = None) -> SeverityModel:
     """The model named by `path`, by $PYTORCH_INSIGHT_SEVERITY_MODEL, or the one shipped with the
     package; read once per process."""
-    chosen = path or os.environ.get(MODEL_ENV)
-    if chosen:
-        return read_model(Path(chosen))
-    with resources.as_file(resources.files("pytorch_insight") / "models" / PACKAGED) as shipped:
-        return read_model(shipped)
+    return load_document(path or os.environ.get(MODEL_ENV), PACKAGED, "severity model", SeverityModel.from_dict)
