@@ -44,6 +44,9 @@ def test_a_model_file_round_trips_and_a_wrong_one_is_a_clear_error(tmp_path: Pat
     path.write_bytes(gzip.compress(json.dumps(data).encode()))
     with pytest.raises(ConfigError, match="red model"):
         read_red(path)
+    path.write_bytes(gzip.compress(json.dumps({"format": 0}).encode()))  # an older format: its refit named
+    with pytest.raises(ConfigError, match=r"red model .*python benchmarks/red_model\.py"):
+        read_red(path)
 
 
 def test_stories_are_taken_best_first_from_the_bar_up_to_the_cap_and_down_to_the_floor() -> None:

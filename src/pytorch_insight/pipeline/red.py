@@ -65,7 +65,7 @@ class RedModel:
     @classmethod
     def from_dict(cls, data: dict) -> RedModel:
         if data.get("format") != FORMAT_VERSION:
-            raise ValueError("not a red model of this version (refit it: python benchmarks/pick_model.py)")
+            raise ValueError("not a red model of this version (refit it: python benchmarks/red_model.py)")
         names = tuple(str(name) for name in data["names"])
         columns = [tuple(float(v) for v in data[key]) for key in ("mean", "scale", "coef")]
         if any(len(column) != len(names) for column in columns) or any(s <= 0 for s in columns[1]):
