@@ -53,6 +53,11 @@ def test_learn_harvests_each_label_by_search_and_trains(capsys, start_github, tm
     rows = corpus_rows()
     github = start_github(rows, search_limit=1000)  # the waits for a spent search budget are tested with collect
     monkeypatch.setenv("GITHUB_API_URL", github.url)
+    # Without a token the client allows itself 10 searches a minute, and the profile's labels make
+    # some 30: a short budget period keeps the pacing without minutes of waiting.
+    config = tmp_path / "config" / "pytorch-insight" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[workers]\nsearch_period = 0.2\n", encoding="utf-8")
     out = tmp_path / "model.json.gz"
     code, stdout, err = run(
         capsys, "learn", "--repo", "pytorch/pytorch", "--pages", "5", "--out", str(out), "--db", str(tmp_path / "i.db")

@@ -1,6 +1,6 @@
 """The red model decides which stories of a window are high: those it rates at its bar or more,
-at most the cap and at least the floor a week; a triager's own high priority stays, a stated edge
-case is never raised, and every change it makes says so."""
+at most the cap and at least the floor a week, each carried by one member; a triager's own high
+priority stays, a stated edge case is never raised, and every change it makes says so."""
 
 from __future__ import annotations
 
@@ -87,13 +87,27 @@ def test_the_cap_keeps_the_best_stories_and_the_floor_raises_the_likeliest() -> 
     assert "the window had fewer than 2 high-priority stories" in texts(quiet[0].reasons)[0]
 
 
-def test_a_story_is_taken_once_and_its_members_each_need_the_rate() -> None:
-    issue, fix, test = rated(1, 8.0), rated(2, 6.0, kind="pull_request"), rated(3, 1.0, kind="pull_request")
+def test_a_story_is_taken_once_and_one_member_carries_it() -> None:
+    issue, fix, test = rated(1, 8.0), rated(2, 6.0, "high", kind="pull_request"), rated(3, 1.0, kind="pull_request")
     fix.relate("fixes", issue.id, "Fixes #1")
     test.relate("tests", issue.id, "Tests #1")
     other = rated(4, 7.0)
     mark_red([issue, fix, test, other], BY_SCORE, (2, 0), {})  # two stories fit the cap of two
-    assert [a.priority for a in (issue, fix, test, other)] == ["high", "high", "medium", "high"]
+    assert [a.priority for a in (issue, fix, test, other)] == ["high", "medium", "medium", "high"]
+    assert texts(fix.reasons) == ["kept below high priority: its story is high priority through pytorch/pytorch#1"]
+    assert test.reasons == []  # it was not high: nothing changed
+
+
+def test_an_issue_that_reaches_the_rate_carries_its_story_before_a_likelier_fix() -> None:
+    issue, fix = rated(1, 5.5), rated(2, 9.0, kind="pull_request")
+    fix.relate("fixes", issue.id, "Fixes #1")
+    mark_red([fix, issue], BY_SCORE, (8, 0), {})
+    assert (issue.priority, fix.priority) == ("high", "medium")
+    below = rated(3, 2.0)  # an issue under the bar leaves its story to the fix that reaches it
+    fixing = rated(4, 9.0, kind="pull_request")
+    fixing.relate("fixes", below.id, "Fixes #3")
+    mark_red([fixing, below], BY_SCORE, (8, 0), {})
+    assert (below.priority, fixing.priority) == ("medium", "high")
 
 
 @pytest.mark.parametrize("case", ["noise", "duplicate", "weighed below a thread", "never red", "not read"])

@@ -90,6 +90,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "zh": "未列为高优先级：本期的 {n} 个高优先级故事是由 {weeks} 个已标注周的专家红色故事学到的模型"
         "评分最高的（本条 p={p}）",
     },
+    "red-carried": {
+        "en": "kept below high priority: its story is high priority through {ref}",
+        "zh": "未单独列为高优先级：它所在的故事已通过 {ref} 列为高优先级",
+    },
     "noise": {"en": "noise: {what}", "zh": "噪声：{what}"},
     "bot": {"en": "bot author {login}", "zh": "机器人作者 {login}"},
     "duplicate": {"en": "duplicate of {ref}", "zh": "与 {ref} 重复"},

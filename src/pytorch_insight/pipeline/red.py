@@ -9,8 +9,9 @@ item and of its story: the rules' score and severity, the pick model's two log-o
 and the triage classes. A week's stories are then taken best first while the model rates them at
 least its bar (the bar is fitted with the model: the highest at which, on weeks it did not fit on,
 it finds three in four of the experts' red stories), at most `cap` a week and at least `floor`
-(JUDGEMENT.md: red is usually 3–6 stories a week). A triager's own high priority stays high, a
-stated edge case is never raised, and every change the model makes says so in its reason.
+(JUDGEMENT.md: red is usually 3–6 stories a week); one member of a taken story, an issue when one
+reaches the rate, is high and carries it. A triager's own high priority stays high, a stated edge
+case is never raised, and every change the model makes says so in its reason.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.focus import story_groups
 from pytorch_insight.pipeline.picks import log_odds, raisable
@@ -164,10 +166,11 @@ def mark_red(
     blocked: Set[str] = frozenset(),
     kept: Set[str] = frozenset(),
 ) -> None:
-    """Set which items are high: the members of the stories `choose` takes that reach its rate
-    (`limits`: the window's cap and floor), and those `kept` (a triager's own high priority); a
-    stated edge case (`blocked`) is never raised. An item the model raises or lowers says so, and
-    why: its rate against the bar, the floor, or a red list already full."""
+    """Set which items are high: one member of each story `choose` takes (`limits`: the window's
+    cap and floor), of those that reach its rate an issue first, then the best ranked; and those
+    `kept` (a triager's own high priority). A stated edge case (`blocked`) is never raised. An item
+    the model raises or lowers says so, and why: its rate against the bar, the floor, a red list
+    already full, or the member that carries its story."""
     groups = story_groups(assessments)
     features = red_features(groups, bases)
     rates = {item: model.rate(row) for item, row in features.items() if item not in blocked}
@@ -177,7 +180,17 @@ def mark_red(
         if rated:
             best[root] = max(rated)
     chosen, need = choose([(rate, root) for root, rate in best.items()], model.bar, *limits)
-    chosen_roots = set(chosen)
+    # One member carries a taken story: the report shows a story as one entry with its other
+    # members (the fix, the reland, the sibling change) beside it, and a supporting change is no
+    # high-priority item of its own. Of those that reach the rate, the one the story would lead
+    # with carries it: an issue (it says what broke), else the one the ranking puts first.
+    carrier = {
+        root: min(
+            (a for a in groups[root] if rates.get(a.id, -1.0) >= need),
+            key=lambda a: (a.item.kind != "issue", -a.score, a.id),
+        ).id
+        for root in chosen
+    }
     said = {
         "weeks": len(model.card.get("weeks", [])),
         "bar": f"{model.bar:.2f}",
@@ -188,13 +201,15 @@ def mark_red(
             p = rates.get(a.id)
             if a.id in kept and not a.noise and not a.canonical:
                 a.priority = "high"
-            elif p is not None and root in chosen_roots and p >= need:
+            elif carrier.get(root) == a.id:
                 if a.priority != "high":
-                    code = "red-like" if p >= model.bar else "red-floor"
-                    a.reasons.append(reason(code, p=f"{p:.2f}", n=limits[1], **said))
+                    code = "red-like" if rates[a.id] >= model.bar else "red-floor"
+                    a.reasons.append(reason(code, p=f"{rates[a.id]:.2f}", n=limits[1], **said))
                     a.priority = "high"
             elif a.priority == "high":
                 a.priority = "medium"
-                if p is not None:
+                if root in carrier:
+                    a.reasons.append(reason("red-carried", ref=short_ref(carrier[root])))
+                elif p is not None:
                     code = "unlike-red" if p < model.bar else "red-full"
                     a.reasons.append(reason(code, p=f"{p:.2f}", n=len(chosen), **said))
