@@ -133,6 +133,22 @@ def test_a_triagers_high_priority_stays_high() -> None:
     assert labelled.priority == "high" and labelled.reasons == []
 
 
+def test_a_triagers_high_priority_carries_its_story_and_its_fix_is_shown_with_it() -> None:
+    issue, fix = rated(1, 2.0, "high"), rated(2, 9.0, "high", kind="pull_request")
+    fix.relate("fixes", issue.id, "Fixes #1")
+    mark_red([fix, issue], BY_SCORE, (8, 0), {}, kept={issue.id})
+    assert (issue.priority, fix.priority) == ("high", "medium")
+    assert texts(fix.reasons) == ["kept below high priority: its story is high priority through pytorch/pytorch#1"]
+
+
+def test_only_the_item_a_triager_labelled_keeps_its_high_priority_not_its_fix() -> None:
+    issue = item(7, "The optimizer step corrupts the weights", labels=["high priority"])
+    fix = item(8, "Stop the optimizer step corrupting the weights", "Fixes #7", kind="pull_request")
+    ranked = {a.item.number: a for a in assess([issue, fix], PROFILE)}
+    assert ranked[7].priority == "high"
+    assert ranked[8].priority != "high" and "its story is high priority through" in " ".join(texts(ranked[8].reasons))
+
+
 def test_the_features_are_the_items_and_its_storys_best_numbers() -> None:
     issue, fix = rated(1, 2.0), rated(2, 6.0, kind="pull_request")
     fix.relate("fixes", issue.id, "Fixes #1")

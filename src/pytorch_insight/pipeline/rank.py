@@ -365,7 +365,9 @@ def rank(
             # learned from what experts called red: only an edge case something states blocks it.
             edge, always = set(profile.ranking.red_blocked), set(profile.ranking.red_always)
             blocked = {a.id for a in assessments if kinds[a.id] & edge and story_kinds(a, by_id, hints=False) & edge}
-            kept = {i for i, found in kinds.items() if found & always}
+            # What an item states itself (a triager's label on it, its own words): its fix shares
+            # the story it carries, not the statement.
+            kept = {a.id for a in assessments if a.facts.kinds() & always}
             # A window of unknown span is capped as a week, the default window, and has no floor.
             days = (window.until - window.since).days + 1 if window else 0
             limits = (red.cap * (days or 7) // 7, red.floor * days // 7)

@@ -158,6 +158,12 @@ def choose(stories: Sequence[tuple[float, str]], bar: float, cap: int, floor: in
     return [story for _, story in taken], min(bar, taken[-1][0])
 
 
+def _lead(assessment: Assessment) -> tuple[bool, float, str]:
+    """The order in which a story's members carry it: an issue first (it says what broke), then as
+    the ranking puts them."""
+    return (assessment.item.kind != "issue", -assessment.score, assessment.id)
+
+
 def mark_red(
     assessments: Sequence[Assessment],
     model: RedModel,
@@ -166,11 +172,11 @@ def mark_red(
     blocked: Set[str] = frozenset(),
     kept: Set[str] = frozenset(),
 ) -> None:
-    """Set which items are high: one member of each story `choose` takes (`limits`: the window's
-    cap and floor), of those that reach its rate an issue first, then the best ranked; and those
-    `kept` (a triager's own high priority). A stated edge case (`blocked`) is never raised. An item
-    the model raises or lowers says so, and why: its rate against the bar, the floor, a red list
-    already full, or the member that carries its story."""
+    """Set which items are high: those `kept` (a triager's own high priority), and in each other
+    story `choose` takes (`limits`: the window's cap and floor) one member that reaches its rate,
+    an issue first. A stated edge case (`blocked`) is never raised. An item the model raises or
+    lowers says so, and why: its rate against the bar, the floor, a red list already full, or the
+    member that carries its story."""
     groups = story_groups(assessments)
     features = red_features(groups, bases)
     rates = {item: model.rate(row) for item, row in features.items() if item not in blocked}
@@ -180,17 +186,14 @@ def mark_red(
         if rated:
             best[root] = max(rated)
     chosen, need = choose([(rate, root) for root, rate in best.items()], model.bar, *limits)
-    # One member carries a taken story: the report shows a story as one entry with its other
-    # members (the fix, the reland, the sibling change) beside it, and a supporting change is no
-    # high-priority item of its own. Of those that reach the rate, the one the story would lead
-    # with carries it: an issue (it says what broke), else the one the ranking puts first.
-    carrier = {
-        root: min(
-            (a for a in groups[root] if rates.get(a.id, -1.0) >= need),
-            key=lambda a: (a.item.kind != "issue", -a.score, a.id),
-        ).id
-        for root in chosen
-    }
+    # One member carries a story: the report shows a story as one entry with its other members (the
+    # fix, the reland, the sibling change) beside it, and a supporting change is no high-priority
+    # item of its own. A story with an item `kept` high is carried by it; a taken one by the member
+    # that reaches the rate and that the story would lead with.
+    carrier = {root: min((a for a in groups[root] if rates.get(a.id, -1.0) >= need), key=_lead).id for root in chosen}
+    for root, members in groups.items():
+        if held := [a for a in members if a.id in kept and not a.noise and not a.canonical]:
+            carrier[root] = min(held, key=_lead).id
     said = {
         "weeks": len(model.card.get("weeks", [])),
         "bar": f"{model.bar:.2f}",

@@ -28,8 +28,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "totals": {
         "zh": "本期共收集 {total} 条动态，其中 GitHub {github} 条、社区渠道 {community} 条；"
         "高优先级 {high} 条，中优先级 {medium} 条。",
-        "en": "{total} items were collected this period, {github} from GitHub and {community} from community "
-        "channels; {high} are high priority and {medium} medium.",
+        # Counts as figures after a colon: "1 items were" or "1 are" never needs a singular form.
+        "en": "Items collected this period: {total} ({github} from GitHub, {community} from community channels); "
+        "high priority: {high}, medium: {medium}.",
     },
     "theme_none": {"zh": "本期没有高优先级动态。", "en": "No item reached high priority this period."},
     "watch": {"zh": "值得关注：{item}", "en": "Worth watching: {item}"},
