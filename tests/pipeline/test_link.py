@@ -1,6 +1,12 @@
 from pytorch_insight.model import Item, Relation
 from pytorch_insight.pipeline import assess, select_focus
-from pytorch_insight.pipeline.references import closing_references, issue_urls, partial_fix
+from pytorch_insight.pipeline.references import (
+    REFERENCE,
+    REFERENCE_OR_PULL,
+    closing_references,
+    issue_urls,
+    partial_fix,
+)
 from tests.pipeline.helpers import PROFILE, item, ref, relations, run
 
 
@@ -21,6 +27,15 @@ def test_closing_keywords_in_all_their_forms() -> None:
         ("pytorch/pytorch", 9),
         ("pytorch/pytorch", 10),
     ]
+
+
+def test_a_repository_reference_is_read_from_where_its_name_starts() -> None:
+    # The name is matched only from the start of a run of its characters; the leftmost reading is
+    # the one it always was, and a long run costs one scan, not one per character.
+    text = "see a.b/c/d#1, x/y#2 and (o/r#3); long" + "-word" * 2_000 + "/q#4"
+    found = [(m.group("repo"), m.group("n1")) for m in REFERENCE_OR_PULL.finditer(text)]
+    assert found == [("c/d", "1"), ("x/y", "2"), ("o/r", "3"), ("long" + "-word" * 2_000 + "/q", "4")]
+    assert [m.group("repo") for m in REFERENCE.finditer("- tracks org.x/re-po#5 and #6")] == ["org.x/re-po", None]
 
 
 def test_a_closing_keyword_before_a_markdown_link_or_a_stray_hash_names_the_linked_issue() -> None:

@@ -33,8 +33,11 @@ ORIGIN_REACH = 60
 # names another problem the change resembles, not one it fixes.
 COMPARED_LEAD = re.compile(r"\b(?:similar|same as|existing|prior|previous|earlier)\b[^\n.]*$", re.I)
 WEAK_NOT_FIX = re.compile(f"{ORIGIN_LEAD.pattern}|{COMPARED_LEAD.pattern}", re.I)
+# A repository's name is tried only where a run of its characters starts (`(?<![\w.-])`): the leftmost
+# match is the same, and each run is scanned once, not once from each of its characters (quadratic
+# in a long run, and twice the time of the whole pass on ordinary descriptions).
 REFERENCE = re.compile(
-    r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|#(?P<n2>\d+)|"
+    r"(?:(?<![\w.-])(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|#(?P<n2>\d+)|"
     r"https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/(?P<path>issues|pull)/(?P<n3>\d+))"
 )
 # Between the references of one closing keyword: a comma, "and", blanks; never a line break (a
@@ -50,7 +53,7 @@ HEDGE_REACH = 24
 HEDGED_LINE = re.compile(rf"{HEDGE_WORDS}(?:fix|close|resolve|address)\w*\W*$", re.I)
 # A reference to a PR or an issue, by number or by either URL.
 REFERENCE_OR_PULL = re.compile(
-    r"(?:(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|(?<![\w/])#(?P<n2>\d+)|"
+    r"(?:(?<![\w.-])(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|(?<![\w/])#(?P<n2>\d+)|"
     r"https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/(?:issues|pull)/(?P<n3>\d+))"
 )
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
