@@ -153,6 +153,13 @@ def test_a_closed_pr_its_thread_says_landed_is_said_to_be_so() -> None:
     assert entry.action == "track" and "check that your build contains the fix #23" in entry.reason
 
 
+def test_a_closed_pr_its_thread_says_broke_something_landed_and_a_hedge_says_nothing() -> None:
+    _, entry = closed_fix(28, "This PR caused two failures in the nightly vision tests, see the linked run.")
+    assert entry.fix_text.startswith("closed on GitHub, and a comment says it landed (“This PR caused two failures")
+    _, hedged = closed_fix(29, "This PR may have caused the nightly failures, not sure yet.")
+    assert "does not show whether it landed" in hedged.fix_text
+
+
 def test_an_undated_close_is_read_with_the_later_comment_saying_it_landed() -> None:
     # The close carries no date, so "closed" may come from after the window: so may how it closed.
     pr, _ = closed_fix(24, "Stamped as the diff has been landed D123")

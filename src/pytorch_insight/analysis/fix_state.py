@@ -158,7 +158,13 @@ SUPERSEDED = re.compile(
 
 
 # "the diff has been landed D95694762", "this was merged": the thread says the change landed.
-LANDED_SAID = re.compile(r"\b(?:has been|have been|was|got)\s+(?:landed|merged)\b", re.I)
+# "This PR caused a number of regressions", "this change broke the ROCm build": only a change that
+# landed breaks anything (a hedge, "this PR may have caused", is no statement).
+LANDED_SAID = re.compile(
+    r"\b(?:has been|have been|was|got)\s+(?:landed|merged)\b|"
+    r"\bthis (?:pr|pull request|change|commit|diff)\s+(?:has\s+)?(?:caused|broke|introduced|regressed)\b",
+    re.I,
+)
 
 
 # "This is fixed in NCCL 2.26.2", "has been fixed by the driver update", "fixed on nightly": the thread
