@@ -56,6 +56,16 @@ def test_a_partial_fix_is_quoted_with_the_word_that_makes_it_partial() -> None:
     [(_, _, part)] = closing_references("This PR: Partially fixes #2 by clearing the memo.", "pytorch/pytorch")
     [(_, _, fix_of)] = closing_references("Partial fix of #3", "pytorch/pytorch")
     assert part == "Partially fixes #2" and partial_fix(part) and partial_fix(fix_of) and not partial_fix(whole)
+    # the word may stand anywhere before the reference: "It partially addresses <url>"
+    assert partial_fix('issue URL in PR body: "It partially addresses https://github.com/o/r/issues/4"')
+
+
+def test_a_change_that_partly_fixes_an_issue_does_not_count_it_among_those_it_closes() -> None:
+    body = "Fixes #71\n\nIt partially addresses https://github.com/pytorch/pytorch/issues/72 as well."
+    change = item(73, "Clamp the index before the gather", body, kind="pull_request")
+    ranked = run(change, item(71, "Gather reads out of bounds"), item(72, "Scatter writes past the end"))
+    assert relations(ranked[ref(73)], "fixes") == [ref(71), ref(72)]
+    assert not any("closes 2 reported issues" in r.en for r in ranked[ref(73)].reasons)
 
 
 def test_a_hedged_closing_word_names_no_fix() -> None:

@@ -21,6 +21,7 @@ from pytorch_insight.pipeline.phrases import PROBLEM_KINDS
 from pytorch_insight.pipeline.picks import load_picks, weigh_pick
 from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, quotes_sentence, reason
 from pytorch_insight.pipeline.red import load_red, mark_red
+from pytorch_insight.pipeline.references import partial_fix
 from pytorch_insight.text import shorten
 from pytorch_insight.window import Window, parse_timestamp
 
@@ -238,10 +239,11 @@ class Ranker:
         if item.kind in ("issue", "rfc") and fixes:
             total += settings.fix_available
             reasons.append(reason("fix-exists", refs=", ".join(short_ref(fix) for fix in fixes[:3])))
-        closed = sorted({r.target for r in assessment.relations if r.type == "fixes"})
+        closed = sorted({r.target for r in assessment.relations if r.type == "fixes" and not partial_fix(r.evidence)})
         if len(closed) >= SEVERAL and settings.fixes_several:
             # A change that closes several reported issues answers several users at once (they
-            # may lie outside the window: its own words name them).
+            # may lie outside the window: its own words name them). One it only partly fixes it
+            # does not close.
             total += settings.fixes_several
             refs = ", ".join(short_ref(ref) for ref in closed[:4])
             reasons.append(reason("fixes-several", n=len(closed), refs=refs))

@@ -45,6 +45,7 @@ REFERENCE = re.compile(
 REFERENCE_GAP = re.compile(r"[ \t]*(?:,|and|&)?[ \t]*", re.I)
 PARTIAL = re.compile(r"\bpartial(?:ly)?\s+$", re.I)
 PARTIAL_REACH = 12
+PARTIAL_WORD = re.compile(r"\bpartial(?:ly)?\b", re.I)
 # "Resolves #1. May also resolve #2": a hedged closing word names what the change might fix.
 HEDGE_WORDS = r"\b(?:may|might|could|possibly|potentially)\s+(?:also\s+)?"
 HEDGE = re.compile(rf"{HEDGE_WORDS}$", re.I)
@@ -213,5 +214,7 @@ def quoted(text: str) -> str:
 
 def partial_fix(evidence: str) -> bool:
     """Whether a fix link's quoted words make it a partial fix ("Partially fixes #N", "Partial fix of
-    ..."); the evidence may name where the words stand first (`closing keyword in PR body: "..."`)."""
-    return evidence.rsplit(': "', 1)[-1].lower().startswith("partial")
+    ...", "Also, partially address: <url>"); the evidence may name where the words stand first
+    (`closing keyword in PR body: "..."`). The words end at the reference, so any "partial" in them
+    qualifies it."""
+    return PARTIAL_WORD.search(evidence.rsplit(': "', 1)[-1]) is not None
