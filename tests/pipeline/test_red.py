@@ -133,7 +133,7 @@ def test_a_triagers_high_priority_stays_high() -> None:
     assert labelled.priority == "high" and labelled.reasons == []
 
 
-def test_a_triagers_high_priority_carries_its_story_and_its_fix_is_shown_with_it() -> None:
+def test_a_triagers_high_priority_carries_its_story_and_its_fix_says_so() -> None:
     issue, fix = rated(1, 2.0, "high"), rated(2, 9.0, "high", kind="pull_request")
     fix.relate("fixes", issue.id, "Fixes #1")
     mark_red([fix, issue], BY_SCORE, (8, 0), {}, kept={issue.id})
