@@ -191,9 +191,10 @@ def mark_red(
     # item of its own. A story with an item `kept` high is carried by it; a taken one by the member
     # that reaches the rate and that the story would lead with.
     carrier = {root: min((a for a in groups[root] if rates.get(a.id, -1.0) >= need), key=_lead).id for root in chosen}
+    held = {a.id for a in assessments if a.id in kept and not a.noise and not a.canonical}
     for root, members in groups.items():
-        if held := [a for a in members if a.id in kept and not a.noise and not a.canonical]:
-            carrier[root] = min(held, key=_lead).id
+        if holders := [a for a in members if a.id in held]:
+            carrier[root] = min(holders, key=_lead).id
     said = {
         "weeks": len(model.card.get("weeks", [])),
         "bar": f"{model.bar:.2f}",
@@ -202,7 +203,7 @@ def mark_red(
     for root, members in groups.items():
         for a in members:
             p = rates.get(a.id)
-            if a.id in kept and not a.noise and not a.canonical:
+            if a.id in held:
                 a.priority = "high"
             elif carrier.get(root) == a.id:
                 if a.priority != "high":

@@ -43,9 +43,9 @@ REFERENCE = re.compile(
 # Between the references of one closing keyword: a comma, "and", blanks; never a line break (a
 # reference that opens the next line or paragraph starts a sentence of its own).
 REFERENCE_GAP = re.compile(r"[ \t]*(?:,|and|&)?[ \t]*", re.I)
-PARTIAL = re.compile(r"\bpartial(?:ly)?\s+$", re.I)
-PARTIAL_REACH = 12
 PARTIAL_WORD = re.compile(r"\bpartial(?:ly)?\b", re.I)
+PARTIAL = re.compile(rf"{PARTIAL_WORD.pattern}\s+$", re.I)  # the word just before a closing keyword
+PARTIAL_REACH = 12
 # "Resolves #1. May also resolve #2": a hedged closing word names what the change might fix.
 HEDGE_WORDS = r"\b(?:may|might|could|possibly|potentially)\s+(?:also\s+)?"
 HEDGE = re.compile(rf"{HEDGE_WORDS}$", re.I)
