@@ -40,7 +40,7 @@ from pytorch_insight.pipeline import assess  # noqa: E402
 from pytorch_insight.pipeline.facts import FactExtractor  # noqa: E402
 from pytorch_insight.pipeline.features import extract_features, normalize_title  # noqa: E402
 from pytorch_insight.pipeline.fuse import RELAND, tagged  # noqa: E402
-from pytorch_insight.pipeline.references import REFERENCE, REFERENCE_OR_PULL  # noqa: E402
+from pytorch_insight.pipeline.references import REFERENCE, REFERENCE_OR_PULL, references_or_pulls  # noqa: E402
 from pytorch_insight.report.build import ReportOptions, build_report  # noqa: E402
 from pytorch_insight.report.render import render_html, render_markdown  # noqa: E402
 from pytorch_insight.window import make_window  # noqa: E402
@@ -179,6 +179,11 @@ PIPELINE_PROBES: dict[str, tuple[Callable[[str], object], Callable[[int], str], 
     "references: a word of 'aaa...' then '#1' (REFERENCE_OR_PULL)": (
         lambda body: list(REFERENCE_OR_PULL.finditer(body)),
         lambda size: "a" * size + " #1",
+        (4_000, 16_000),
+    ),
+    "references: '/a' repeated then '#1' (QUALIFIED_HINT)": (
+        lambda body: list(references_or_pulls(body)),
+        lambda size: "/a" * (size // 2) + " #1",
         (4_000, 16_000),
     ),
     "references: a list line of 'aaa...' then '#1' (REFERENCE)": (

@@ -118,7 +118,7 @@ def test_text_passes_are_linear(function: Callable[[str], object], unit: str) ->
     assert_linear(function, hostile(unit, N), hostile(unit, GROWTH * N))
 
 
-@pytest.mark.parametrize("unit", ["\n", "\r\n", " ", "1", "1.", "`", "[a](", "?"], ids=repr)
+@pytest.mark.parametrize("unit", ["\n", "\r\n", " ", "1", "1.", "`", "[a](", "?", "_", "*"], ids=repr)
 def test_the_deep_analysis_of_an_item_is_linear(unit: str) -> None:
     assert_linear(deep_analysis, hostile(unit, N), hostile(unit, GROWTH * N))
 

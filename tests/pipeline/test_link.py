@@ -1,4 +1,4 @@
-from pytorch_insight.model import Item, Relation
+from pytorch_insight.model import Item, Relation, github_item_id
 from pytorch_insight.pipeline import assess, select_focus
 from pytorch_insight.pipeline.references import (
     REFERENCE,
@@ -6,6 +6,8 @@ from pytorch_insight.pipeline.references import (
     closing_references,
     issue_urls,
     partial_fix,
+    reference_id,
+    references_or_pulls,
 )
 from tests.pipeline.helpers import PROFILE, item, ref, relations, run
 
@@ -36,6 +38,18 @@ def test_a_repository_reference_is_read_from_where_its_name_starts() -> None:
     found = [(m.group("repo"), m.group("n1")) for m in REFERENCE_OR_PULL.finditer(text)]
     assert found == [("c/d", "1"), ("x/y", "2"), ("o/r", "3"), ("long" + "-word" * 2_000 + "/q", "4")]
     assert [m.group("repo") for m in REFERENCE.finditer("- tracks org.x/re-po#5 and #6")] == ["org.x/re-po", None]
+
+
+def test_references_are_read_alike_with_or_without_a_repository_qualified_one() -> None:
+    # A text with no "o/r#N" is searched for the other forms alone: the same matches, the same items.
+    plain = "Fixes #12 (see https://github.com/o/r/pull/7), not a#3 nor x/#4, and gh#5; path/to#x #6"
+    qualified = plain + " and q/s#8"
+    for text in (plain, qualified):
+        whole = [(m.span(), reference_id(m, "p/p")) for m in REFERENCE_OR_PULL.finditer(text)]
+        assert [(m.span(), reference_id(m, "p/p")) for m in references_or_pulls(text)] == whole
+    assert [reference_id(m, "p/p") for m in references_or_pulls(qualified)] == [
+        github_item_id(repo, n) for repo, n in [("p/p", 12), ("o/r", 7), ("p/p", 6), ("q/s", 8)]
+    ]
 
 
 def test_a_closing_keyword_before_a_markdown_link_or_a_stray_hash_names_the_linked_issue() -> None:

@@ -94,9 +94,10 @@ URL = re.compile(r"https?://\S+")
 # What a repro shows going wrong, in a report's words after it: harm, or outputs that disagree.
 SEEN_WRONG = re.compile(rf"{OPENING_HARM.pattern}|\bdiscrepanc(?:y|ies)\b", re.I)
 # "*Quick note: this report comes from a user ...*", "Disclaimer: ...", "Apologies for posting ...": a
-# description's opening paragraph about the report itself, up to the blank line that ends it.
+# description's opening paragraph about the report itself, up to the blank line that ends it. Its
+# emphasis marks are bounded: each count of a longer run would be tried against the words after it.
 OPENING_NOTE = re.compile(
-    r"\s*[*_]*(?:(?:[\w-]+ )?(?:note|disclaimer|fyi)[*_]*\s*:|(?:apolog(?:ies|ize|ise)|sorry)\b)"
+    r"\s*[*_]{0,3}(?:(?:[\w-]+ )?(?:note|disclaimer|fyi)[*_]*\s*:|(?:apolog(?:ies|ize|ise)|sorry)\b)"
     r"[^\n]*+(?:\n(?![ \t]*\n)[^\n]*+)*+",
     re.I,
 )

@@ -6,12 +6,14 @@ from dataclasses import dataclass, field
 
 from pytorch_insight.config import Signal
 from pytorch_insight.model import Item, Relation
+from pytorch_insight.pickling import by_fields
 from pytorch_insight.pipeline.facts import ItemFacts
 from pytorch_insight.pipeline.features import Features
 from pytorch_insight.pipeline.reasons import Reason
 from pytorch_insight.pipeline.severity import Judgement
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class TextSignals:
     """What the ranking reads in the item's own text, read before that text is released."""
@@ -21,6 +23,7 @@ class TextSignals:
     paths: tuple[str, ...]  # the reader's watched paths it names
 
 
+@by_fields
 @dataclass(slots=True)
 class Assessment:
     item: Item

@@ -21,6 +21,7 @@ from pytorch_insight.config import SeverityVocabulary
 from pytorch_insight.folded import CaseBlind, case_blind
 from pytorch_insight.guard import Guard, guard
 from pytorch_insight.model import Item
+from pytorch_insight.pickling import by_fields
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS, PROBLEMS, stated_facts
 from pytorch_insight.text import announced_errors, lead_in, sentences, shorten
 
@@ -75,6 +76,7 @@ EDGE_TITLE = re.compile(
 RFC_TAG = re.compile(r"\[\s*rfc\s*\]|^\s*rfc\s*:", re.I)
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class Fact:
     kind: str  # a problem kind, "gain", "design", "hardware", "scale", "downstream", "release", "default"
@@ -86,6 +88,7 @@ class Fact:
     confidence: float = 1.0  # the learned judgement's probability for a "model" fact
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class ItemFacts:
     facts: tuple[Fact, ...]

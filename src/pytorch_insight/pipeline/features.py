@@ -13,6 +13,7 @@ from sys import intern
 
 from pytorch_insight.guard import guard
 from pytorch_insight.model import Item
+from pytorch_insight.pickling import by_fields
 
 WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
 FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
@@ -43,6 +44,7 @@ BODY_LIMIT = 4000
 EMPTY: frozenset[str] = frozenset()
 
 
+@by_fields
 @dataclass(slots=True)
 class Features:
     text: str  # lower-cased title + body, code blocks and cc lines removed

@@ -17,7 +17,6 @@ from pytorch_insight.pipeline.references import (
     FIX_MENTION,
     GITHUB_URL,
     REFERENCE,
-    REFERENCE_OR_PULL,
     WEAK_NOT_FIX,
     caused_issues,
     closing_references,
@@ -25,6 +24,8 @@ from pytorch_insight.pipeline.references import (
     line_at,
     own_line_issues,
     quoted,
+    reference_id,
+    references_or_pulls,
     title_issue,
     umbrella,
 )
@@ -139,8 +140,8 @@ def link_offered_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, As
             continue
         changes = {
             target
-            for match in REFERENCE_OR_PULL.finditer(item.body)
-            if (target := _reference_id(match, item.repo)) in by_id and by_id[target].item.kind == "pull_request"
+            for match in references_or_pulls(item.body)
+            if (target := reference_id(match, item.repo)) in by_id and by_id[target].item.kind == "pull_request"
         }
         if len(changes) != 1:
             continue  # several PRs named: which one fixes it is not said
@@ -157,11 +158,6 @@ def link_offered_fixes(assessments: Sequence[Assessment], by_id: Mapping[str, As
 def disputed(change: Item) -> bool:
     """A comment on the change says it fixes another problem than the one it names."""
     return any(FIX_DISPUTED.search(comment.body or "") for comment in change.comments)
-
-
-def _reference_id(match: re.Match[str], repo: str | None) -> str:
-    target_repo = match.group("repo") or match.group("urepo") or repo or ""
-    return github_item_id(target_repo, int(match.group("n1") or match.group("n2") or match.group("n3")))
 
 
 def link_commits(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
@@ -199,8 +195,8 @@ def link_named_issues(assessments: Sequence[Assessment], by_id: Mapping[str, Ass
         item = assessment.item
         if item.kind != "pull_request" or not item.body or ("#" not in item.body and "github.com/" not in item.body):
             continue
-        for match in REFERENCE_OR_PULL.finditer(item.body):
-            target = _reference_id(match, item.repo)
+        for match in references_or_pulls(item.body):
+            target = reference_id(match, item.repo)
             known = by_id.get(target)
             if known is None or known.item.kind != "issue" or _already_linked(assessment, target):
                 continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pytorch_insight.config import LocalizedText
+from pytorch_insight.pickling import by_fields
 from pytorch_insight.pipeline.facts import Fact
 from pytorch_insight.text import excerpt
 
@@ -129,6 +130,7 @@ FACT_NAMES: dict[str, dict[str, str]] = {
 }
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class Reason:
     code: str

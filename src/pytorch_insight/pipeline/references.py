@@ -6,7 +6,7 @@ such as "Related issue:")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from pytorch_insight.guard import guard
 from pytorch_insight.model import Item, github_item_id
@@ -53,10 +53,16 @@ HEDGE_REACH = 24
 # "May also resolve <issue URL>": the same hedge before an issue URL.
 HEDGED_LINE = re.compile(rf"{HEDGE_WORDS}(?:fix|close|resolve|address)\w*\W*$", re.I)
 # A reference to a PR or an issue, by number or by either URL.
-REFERENCE_OR_PULL = re.compile(
-    r"(?:(?<![\w.-])(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|(?<![\w/])#(?P<n2>\d+)|"
-    r"https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/(?:issues|pull)/(?P<n3>\d+))"
+UNQUALIFIED_OR_PULL = (
+    r"(?<![\w/])#(?P<n2>\d+)|https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/(?:issues|pull)/(?P<n3>\d+)"
 )
+REFERENCE_OR_PULL = re.compile(rf"(?:(?<![\w.-])(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|{UNQUALIFIED_OR_PULL})")
+# The repository-qualified form ("o/r#N") is the costly one to look for: it is tried wherever a word
+# starts, most of a long description's scan. A text holds it only where a "/", a name and "#N"
+# follow each other (found by a search the engine starts at each "/"); any other is searched for the
+# other forms alone, which match where the whole pattern would.
+QUALIFIED_HINT = re.compile(r"/[\w.-]+#\d")
+WITHOUT_QUALIFIED = re.compile(UNQUALIFIED_OR_PULL)
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
 LINE_MARKS = " \t-*+>:"  # what a list or a quote puts before a line's own words
 # Words that present the issue URL after them as the one a change fixes ("For <url>", "a fix to <url>").
@@ -78,6 +84,18 @@ QUOTE_LIMIT = 160
 CAUSED_ISSUE = re.compile(
     r"\b(?:cause[sd]?(?!\s+by)(?:\s+of)?|broke|breaks|introduced|regressed)\b[^.\n#]{0,80}?(?<![\w/])#(\d+)\b", re.I
 )
+
+
+def references_or_pulls(text: str) -> Iterator[re.Match[str]]:
+    """The matches of REFERENCE_OR_PULL in `text` (read each with `reference_id`)."""
+    return (REFERENCE_OR_PULL if QUALIFIED_HINT.search(text) else WITHOUT_QUALIFIED).finditer(text)
+
+
+def reference_id(match: re.Match[str], repo: str | None) -> str:
+    """The item a match of `references_or_pulls` names; `repo`: the one a bare "#N" is in."""
+    groups = match.groupdict()
+    target_repo = groups.get("repo") or groups["urepo"] or repo or ""
+    return github_item_id(target_repo, int(groups.get("n1") or groups["n2"] or groups["n3"]))
 
 
 def caused_issues(text: str, repo: str | None, issue: Callable[[str, int], bool]) -> list[tuple[str, int, str]]:

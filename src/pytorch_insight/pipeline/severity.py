@@ -27,6 +27,7 @@ import numpy
 
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.guard import guard
+from pytorch_insight.pickling import by_fields
 from pytorch_insight.text import BOILERPLATE, lead_in
 
 # What the model reads of an item: the title and the beginning of the description, where a report
@@ -91,6 +92,7 @@ def _pairs(words: list[str]) -> list[str]:
     return list(map(" ".join, zip(words, words[1:], strict=False)))
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class Judgement:
     probabilities: dict[str, float]
