@@ -256,6 +256,25 @@ def test_a_pr_a_comment_names_is_quoted_instead_of_no_fix_pr_being_referenced() 
     assert (bug.id, f"comment: maintainer: “{said}”") in {(e.item, e.quote) for e in entry.evidence}
 
 
+def test_a_closed_report_a_pr_of_the_data_names_is_not_said_to_have_no_fix_pr() -> None:
+    # The PR names the issue without presenting itself as a fix; a comment names another PR.
+    said = "A wider index type is in https://github.com/pytorch/pytorch/pull/930 now."
+    bug = item(
+        56,
+        "Prefix sums of a very long tensor come out wrong",
+        "The running total is wrong past two billion elements.",
+        state="closed",
+        comments=[Comment(author="maintainer", date="2026-04-09", body=said)],
+    )
+    change = item(57, "Use a 64-bit index in the scan kernel", "For #56\n\nThe index type is a template parameter.")
+    change = change.model_copy(update={"kind": "pull_request", "state": "closed"})
+    [entry] = [e for e in report_of([bug, change], window=WINDOW).focus if e.ref == "#56"]
+    assert entry.fix_text == (
+        f"closed on GitHub; PRs that reference it: #57 (closed, landing unconfirmed); a comment names a PR "
+        f"(maintainer: “{said}”)"
+    )
+
+
 def test_a_fix_a_comment_names_by_its_bare_number_is_quoted_too() -> None:
     said = "A fix is in #905; please try it on the nightly."
     bug = item(
@@ -346,6 +365,24 @@ def test_a_closed_pr_a_later_pr_relands_is_said_to_be_relanded() -> None:
     assert "does not show whether it landed" not in entry.conclusion
     assert "follow #61, which relands it, and check whether it landed" in entry.reason
     assert "a later PR relands it" in entry.action_text
+
+
+def test_a_closed_pr_whose_cherry_pick_merged_is_said_to_have_it_merged() -> None:
+    body = "The allocator crashes with a segfault on exit when a stream is still pending."
+    original = item(62, "Fix a crash in the allocator on exit", body, kind="pull_request", state="closed")
+    pick = item(
+        63,
+        "[release/9.1] Fix a crash in the allocator on exit",
+        "Cherry-pick of #62 to the release branch.",
+        kind="pull_request",
+        state="merged",
+    )
+    report = report_of([original, pick], window=WINDOW)
+    [entry] = [e for e in report.focus if e.ref == "#62"]
+    assert entry.fix_text == "closed on GitHub; its cherry-pick #63 is merged"
+    assert "does not show whether it landed" not in entry.conclusion
+    assert "a cherry-pick of it is merged" in entry.action_text
+    assert "check that your build contains the fix #63" in entry.reason
 
 
 def test_a_problem_named_by_a_label_is_said_to_be_triaged_not_stated() -> None:

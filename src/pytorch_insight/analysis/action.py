@@ -137,6 +137,11 @@ def _change(assessment: Assessment, analysis: Analysis, severe: bool) -> Suggest
         if analysis.landed_said and analysis.said_in.get("landed_said") == own:
             check = "do_check_build" if fixes else "do_test_landed"
             return Suggestion("track", "P1" if fixes and severe else "P2", check, "because_landed_said", own)
+        if analysis.picked_by:  # the merged pick is the change a build can be checked for
+            check = "do_check_build" if fixes else "do_test_landed"
+            return Suggestion(
+                "track", "P1" if fixes and severe else "P2", check, "because_picked", analysis.picked_by[0]
+            )
         # PyTorch closes the PRs it lands through its merge tooling: "closed" may well mean landed.
         if analysis.merge_requested:
             return Suggestion(

@@ -11,6 +11,7 @@ from pytorch_insight.analysis.model import AnalysisContext, FixState
 from pytorch_insight.config import Profile
 from pytorch_insight.model import Comment, Item, Relation, closing_thread, github_item_id
 from pytorch_insight.pipeline import Assessment
+from pytorch_insight.pipeline.fuse import is_cherry_pick
 from pytorch_insight.pipeline.link import URL_LINK
 from pytorch_insight.pipeline.references import GITHUB_URL
 from pytorch_insight.text import excerpt, sentences, shorten
@@ -256,6 +257,20 @@ def referencing_prs(assessment: Assessment, context: AnalysisContext) -> dict[st
         if relation.type in ("named_by", "tested_by") and (pr := context.by_id.get(relation.target)) is not None:
             found.setdefault(pr.id, pr_state(pr))
     return found
+
+
+def merged_picks(assessment: Assessment, context: AnalysisContext) -> list[str]:
+    """The window's merged cherry-picks of a PR. PyTorch lands a PR by its merge tooling, which
+    leaves it "closed", while a pick merges on GitHub: the pick's merge is the one the data shows."""
+    return [
+        relation.target
+        for relation in assessment.relations
+        if relation.type == "duplicate"
+        and (pick := context.by_id.get(relation.target)) is not None
+        and pick.canonical == assessment.id
+        and is_cherry_pick(pick)
+        and pick.item.state in LANDED
+    ]
 
 
 def pr_state(pr: Assessment) -> str:

@@ -80,6 +80,8 @@ class Analysis(BaseModel):
     landed_said: str = ""
     # A closed PR that a later PR of the window relands (PyTorch relands what was reverted): those PRs.
     relanded_by: list[str] = Field(default_factory=list)
+    # A closed PR whose cherry-pick of the window (its copy for a release branch) merged: those picks.
+    picked_by: list[str] = Field(default_factory=list)
     # A closed issue with no fix PR in the data whose thread says it is fixed ("fixed in NCCL 2.26"): the words.
     fixed_said: str = ""
     # PRs of the window titled after the same problem (a `similar` link) that name no issue: PR id ->

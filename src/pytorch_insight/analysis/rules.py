@@ -13,6 +13,7 @@ from pytorch_insight.analysis.fix_state import (
     fixed_said,
     fixed_said_by_tests,
     linked_prs,
+    merged_picks,
     pr_mentioned,
     pr_named,
     referencing_prs,
@@ -174,6 +175,7 @@ class RuleAnalyser:
                 analysis.said_in["fixed_said"] = said_by
         if state == "closed" and item.kind == "pull_request":
             analysis.relanded_by = [r.target for r in assessment.relations if r.type == "relanded_by"]
+            analysis.picked_by = merged_picks(assessment, context)
         if state in ("closed", "unconfirmed"):
             closed = (
                 [assessment] if item.kind == "pull_request" else [context.by_id[r] for r in refs if r in context.by_id]

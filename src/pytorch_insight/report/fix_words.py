@@ -49,15 +49,20 @@ class FixWords:
         if analysis.fix_state == "closed" and analysis.landed_said:
             # The thread says what the states could not: "does not show whether it landed" is not said.
             return self.t("fix_closed_landed_said", quote=analysis.landed_said) + thread
-        if analysis.pr_named:
+        if analysis.fix_state == "closed" and analysis.picked_by:
+            # Nor beside a merged cherry-pick of it: a release branch has the change.
+            return self.t("fix_closed_picked", refs=self.join([self.ref(ref) for ref in analysis.picked_by])) + thread
+        if analysis.pr_named or analysis.pr_named_later:
             # "no fix PR referenced" would be false: a comment names one the window does not hold.
+            # Named only after the window, "none by its end" bounds it: said without that bound, it
+            # reads as false beside the later comment the data holds.
+            later = "" if analysis.pr_named else "_later"
+            quote = analysis.pr_named or analysis.pr_named_later
+            if analysis.fix_state == "closed" and states:
+                # Nor is "no fix PR linked" true beside a PR of the data that names it ("For #N").
+                return self.t(f"fix_closed_referenced_named{later}", refs=self.join(states), quote=quote) + thread
             closed = "fix_closed_named" if analysis.fix_state == "closed" else "fix_none_named"
-            return self.t(closed, quote=analysis.pr_named) + thread
-        if analysis.pr_named_later:
-            # Still none by the window's end; said without that bound, it reads as false beside the
-            # later comment the data holds.
-            closed = "fix_closed_named_later" if analysis.fix_state == "closed" else "fix_none_named_later"
-            return self.t(closed, quote=analysis.pr_named_later) + thread
+            return self.t(closed + later, quote=quote) + thread
         if analysis.fix_state == "closed" and analysis.fixed_said:
             # Whether its PRs landed is unknown (or there are none), but the thread says the problem
             # is gone: say that too.

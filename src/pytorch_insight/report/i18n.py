@@ -160,6 +160,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已在 GitHub 上关闭，收集到的数据中没有与之关联的修复 PR；讨论中提到了一个 PR（{quote}）",
         "en": "closed on GitHub; no fix PR linked to it in the collected data; a comment names a PR ({quote})",
     },
+    "fix_closed_referenced_named": {
+        "zh": "已在 GitHub 上关闭；引用它的 PR：{refs}；讨论中提到了一个 PR（{quote}）",
+        "en": "closed on GitHub; PRs that reference it: {refs}; a comment names a PR ({quote})",
+    },
+    "fix_closed_referenced_named_later": {
+        "zh": "已在 GitHub 上关闭；引用它的 PR：{refs}；此后的一条评论提到了一个 PR（{quote}）",
+        "en": "closed on GitHub; PRs that reference it: {refs}; a later comment names a PR ({quote})",
+    },
     "fix_none_named_later": {
         "zh": "截至本期结束，没有与之关联的修复 PR；此后的一条评论提到了一个 PR（{quote}）",
         "en": "no fix PR linked to it by the window's end; a later comment names a PR ({quote})",
@@ -189,6 +197,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "fix_closed_landed_said": {
         "zh": "GitHub 上已关闭，讨论中有人说它已合入（“{quote}”）",
         "en": "closed on GitHub, and a comment says it landed (“{quote}”)",
+    },
+    "fix_closed_picked": {
+        "zh": "GitHub 上已关闭；它的 cherry-pick {refs} 已合并",
+        "en": "closed on GitHub; its cherry-pick {refs} is merged",
     },
     "fix_closed_relanded": {
         "zh": "GitHub 上已关闭；{refs} 重新合入了它",
@@ -334,6 +346,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_landed_said": {
         "zh": "PR 已关闭，讨论中有人说它已合入",
         "en": "the PR is closed and a comment says it landed",
+    },
+    "because_picked": {
+        "zh": "PR 已关闭，它的 cherry-pick 已合并",
+        "en": "the PR is closed and a cherry-pick of it is merged",
     },
     "because_relanded": {
         "zh": "PR 已关闭，之后有 PR 重新合入它",
