@@ -355,10 +355,16 @@ def test_a_test_that_closes_a_report_is_named_with_what_it_says_of_the_fix() -> 
     assert "and was closed; #71 says it is fixed" in overview
 
 
+ALLOCATOR_CRASH = "The allocator crashes with a segfault on exit when a stream is still pending."
+
+
+def closed_allocator_fix(number: int) -> Item:
+    return item(number, "Fix a crash in the allocator on exit", ALLOCATOR_CRASH, kind="pull_request", state="closed")
+
+
 def test_a_closed_pr_a_later_pr_relands_is_said_to_be_relanded() -> None:
-    body = "The allocator crashes with a segfault on exit when a stream is still pending."
-    original = item(60, "Fix a crash in the allocator on exit", body, kind="pull_request", state="closed")
-    reland = item(61, "[Reland] Fix a crash in the allocator on exit", body, kind="pull_request")
+    original = closed_allocator_fix(60)
+    reland = item(61, "[Reland] Fix a crash in the allocator on exit", ALLOCATOR_CRASH, kind="pull_request")
     report = report_of([original, reland], window=WINDOW)
     [entry] = [e for e in report.focus if e.ref == "#60"]
     assert entry.fix_text == "closed on GitHub; #61 relands it"
@@ -368,8 +374,7 @@ def test_a_closed_pr_a_later_pr_relands_is_said_to_be_relanded() -> None:
 
 
 def test_a_closed_pr_whose_cherry_pick_merged_is_said_to_have_it_merged() -> None:
-    body = "The allocator crashes with a segfault on exit when a stream is still pending."
-    original = item(62, "Fix a crash in the allocator on exit", body, kind="pull_request", state="closed")
+    original = closed_allocator_fix(62)
     pick = item(
         63,
         "[release/9.1] Fix a crash in the allocator on exit",
@@ -383,6 +388,22 @@ def test_a_closed_pr_whose_cherry_pick_merged_is_said_to_have_it_merged() -> Non
     assert "does not show whether it landed" not in entry.conclusion
     assert "a cherry-pick of it is merged" in entry.action_text
     assert "check that your build contains the fix #63" in entry.reason
+
+
+def test_only_the_fixes_that_landed_are_said_to_have_landed() -> None:
+    hangs = "The scheduler hangs forever on exit with two workers."
+    bug = item(64, "The scheduler deadlocks on exit", hangs, labels=["high priority"])
+    first = item(65, "Fix the scheduler deadlock on exit", "Fixes #64", kind="pull_request", state="closed")
+    second = item(66, "Fix the scheduler deadlock on exit, take two", "Fixes #64", kind="pull_request", state="merged")
+    third = item(67, "Join the scheduler workers before exit", "Fixes #64", kind="pull_request", state="merged")
+    report = report_of([bug, first, second], window=WINDOW)
+    [entry] = [e for e in report.focus if e.ref == "#64"]
+    assert entry.fix_text == "fix landed: #66"
+    assert "its fix #66 has landed" in " ".join(theme.text for theme in report.overview.themes)
+    report = report_of([bug, first, second, third], window=WINDOW)
+    [entry] = [e for e in report.focus if e.ref == "#64"]
+    assert entry.fix_text == "fix landed: #66, #67"
+    assert "its fixes #66, #67 have landed" in " ".join(theme.text for theme in report.overview.themes)
 
 
 def test_a_problem_named_by_a_label_is_said_to_be_triaged_not_stated() -> None:

@@ -49,9 +49,10 @@ def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixStat
         return ("open", []) if item.state == "open" else ("closed", [])
     fixes = linked("fixed_by")
     refs = [fix.id for fix in fixes]
-    if any(fix.item.state in LANDED for fix in fixes):
+    if landed := [fix.id for fix in fixes if fix.item.state in LANDED]:
         reverted = [fix for fix in fixes if any(r.type == "reverted_by" for r in fix.relations)]
-        return ("reverted", refs) if reverted and len(reverted) == len(fixes) else ("landed", refs)
+        # Only the fixes that landed are named as landed: another one closed or still open is not.
+        return ("reverted", refs) if reverted and len(reverted) == len(fixes) else ("landed", landed)
     if fixes:
         if any(fix.item.state == "open" for fix in fixes):
             return "open", refs

@@ -153,7 +153,9 @@ class OverviewWriter:
             return say("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
         fix = self.refs(analysis.fix_refs)
         if state == "landed":
-            return say("ov_issue_fixed", ref=ref, title=title, fix=fix)
+            return say(
+                "ov_issue_fixed_many" if len(analysis.fix_refs) > 1 else "ov_issue_fixed", ref=ref, title=title, fix=fix
+            )
         if state == "open" and fix:
             return say("ov_issue_fixing", ref=ref, title=title, fix=fix)
         if state == "closed":

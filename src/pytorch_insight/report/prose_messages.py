@@ -90,6 +90,10 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "{ref} 报告了{title}{whom}，修复 {fix} 已合入",
         "en": "{ref} reported {title}{whom}, and its fix {fix} has landed",
     },
+    "ov_issue_fixed_many": {
+        "zh": "{ref} 报告了{title}{whom}，修复 {fix} 已合入",
+        "en": "{ref} reported {title}{whom}, and its fixes {fix} have landed",
+    },
     "ov_issue_fixing": {
         "zh": "{ref} 报告了{title}{whom}，修复 {fix} 仍在审阅、尚未合入",
         "en": "{ref} reported {title}{whom}; its fix {fix} is still under review",
