@@ -134,14 +134,12 @@ def _change(assessment: Assessment, analysis: Analysis, severe: bool) -> Suggest
             return Suggestion(
                 "track", "P1" if fixes and severe else "P2", "do_check_reverted", "because_revert_requested", own
             )
-        if analysis.landed_said and analysis.said_in.get("landed_said") == own:
+        # Its own thread says it landed, or a merged cherry-pick of it is a change a build can be checked for.
+        landed_said = analysis.landed_said and analysis.said_in.get("landed_said") == own
+        if landed_said or analysis.picked_by:
             check = "do_check_build" if fixes else "do_test_landed"
-            return Suggestion("track", "P1" if fixes and severe else "P2", check, "because_landed_said", own)
-        if analysis.picked_by:  # the merged pick is the change a build can be checked for
-            check = "do_check_build" if fixes else "do_test_landed"
-            return Suggestion(
-                "track", "P1" if fixes and severe else "P2", check, "because_picked", analysis.picked_by[0]
-            )
+            because, ref = ("because_landed_said", own) if landed_said else ("because_picked", analysis.picked_by[0])
+            return Suggestion("track", "P1" if fixes and severe else "P2", check, because, ref)
         # PyTorch closes the PRs it lands through its merge tooling: "closed" may well mean landed.
         if analysis.merge_requested:
             return Suggestion(
