@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -390,6 +390,13 @@ def strip_controls(text: str) -> str:
 def safe_url(url: str | None) -> str | None:
     """`url` when a report may link to it (http, https, mailto), else None."""
     return url if url and SAFE_URL.fullmatch(url) and not CONTROL.search(url) else None
+
+
+def in_code_block(text: str) -> Callable[[int], bool]:
+    """Whether a position of `text` lies in one of its fenced code blocks (code, a log, a quoted diff:
+    what it names, its author does not state)."""
+    fences = [match.span() for match in FENCE.finditer(text)] if "```" in text else []
+    return lambda position: _inside(position, fences)
 
 
 def _inside(position: int, spans: list[tuple[int, int]]) -> bool:

@@ -112,6 +112,16 @@ def test_an_issue_url_is_a_fix_on_its_own_line_or_in_a_change_that_says_it_fixes
     )
 
 
+def test_an_issue_url_inside_a_code_block_is_the_codes_not_a_fix() -> None:
+    text = (
+        "Wait for the parent communicator after the split.\n\n"
+        "```\n  // the child handle is filled in late, see:\n  // https://github.com/vendor/lib/issues/20\n```\n"
+        "https://github.com/pytorch/pytorch/issues/21\n"
+    )
+    assert [number for _, number, _ in issue_urls(text, fix=True)] == [21]
+    assert [number for _, number, _ in issue_urls(text.replace("```", ""), fix=True)] == [20, 21]
+
+
 def test_a_change_that_names_its_fix_by_keyword_names_other_issue_urls_for_other_reasons() -> None:
     bug = item(200, "Indent error from an overloaded method")
     upstream = item(201, "Interpreter bug", repo="python/cpython")

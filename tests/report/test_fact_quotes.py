@@ -125,6 +125,28 @@ def test_a_report_that_states_its_problem_is_told_by_its_own_words_not_its_fix_s
     assert "eager silently returns" not in told
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_report_whose_text_only_names_an_error_is_told_by_its_title(lang: str) -> None:
+    vague = item(
+        3301,
+        "Sharded checkpoint save on the second rank",
+        "When the second rank reaches the save call it prints the following error:\n\n```\ntimeout\n```",
+        labels=["high priority"],
+    )
+    stated = item(
+        3302,
+        "Loading the sharded optimizer state",
+        "Loading the state after a restart crashes with a segfault in the allocator.",
+        labels=["high priority"],
+    )
+    entries = {entry.ref: entry.conclusion for entry in report_of([vague, stated], lang).focus}
+    issue = {"en": "Issue: ", "zh": "Issue："}[lang]
+    assert entries["#3301"].startswith(f"{issue}“Sharded checkpoint save on the second rank”")
+    assert "following error" not in entries["#3301"]
+    # A sentence that says what fails stays the quoted problem.
+    assert "crashes with a segfault in the allocator" in entries["#3302"]
+
+
 def test_a_label_other_than_high_priority_is_named_as_it_is() -> None:
     facts = [Fact("confirmed", "label: ci: sev", "ci: sev", "label")]
     assert narrator("en").context(facts) == ", triage label “ci: sev”"

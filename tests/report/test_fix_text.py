@@ -122,6 +122,8 @@ def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whet
 def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone() -> None:
     pr, entry = closed_fix(22, "Superseded by #25, which keeps the fallback.")
     assert "a comment says it was superseded or abandoned (“Superseded by #25" in entry.fix_text
+    _, passed_over = closed_fix(28, "Sorry, missed this and accepted the other PR.")
+    assert "superseded or abandoned (“Sorry, missed this and accepted the other PR.”)" in passed_over.fix_text
     assert entry.action == "ignore" and (pr.id, "comment: Superseded by #25, which keeps the fallback.") in {
         (e.item, e.quote) for e in entry.evidence
     }
@@ -140,8 +142,12 @@ def test_a_report_whose_fix_was_replaced_asks_about_the_report_not_the_replaced_
         n_comments=3,
     )
     [entry] = [e for e in report_of([report, pr], window=WINDOW).focus if e.ref == "#27"]
-    assert "superseded or abandoned" in entry.fix_text
+    assert entry.fix_text == (
+        "closed on GitHub; linked PRs: #26; a comment says it was superseded or abandoned "
+        "(“We'll land #29 instead, it keeps the fallback.”)"
+    )
     assert "whether #26 landed" not in entry.reason and "#27" in entry.reason
+    assert "a comment says its linked PR was superseded or abandoned" in entry.action_text
 
 
 def test_a_closed_pr_its_thread_says_landed_is_said_to_be_so() -> None:
@@ -210,8 +216,35 @@ def test_a_closed_report_its_thread_says_fixed_is_said_to_be_so() -> None:
         "(“Confirmed: this is fixed in the 2.27.3 release of the library.”)"
     )
     assert "a comment says it is fixed" in said.action_text and "no landed fix" not in said.action_text
-    # a hope or a question says nothing
-    for comment in ("This should be fixed in the next release.", "Is this fixed on nightly?"):
+    # A change it names as what ended it, or its fix said to have landed, says so too.
+    for number, comment in ((64, "Closing as addressed in #700."), (65, "Closing since it looks like the fix landed.")):
+        assert closed_report(number, comment).fix_text.endswith(f"a comment says it is fixed (“{comment}”)")
+    # Beside a PR the thread names, the data holding no fix PR is not said: only that it links none.
+    bug = item(
+        66,
+        "All-reduce hangs with the new communication library",
+        "The job hangs in the first all_reduce on 16 GPUs.",
+        state="closed",
+        comments=[
+            Comment(
+                author="maintainer", date="2026-04-09", body="https://github.com/pytorch/pytorch/pull/901 to fix it."
+            ),
+            Comment(author="maintainer", date="2026-04-10", body="Closing since it looks like the fix landed."),
+        ],
+    )
+    [named] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == "#66"]
+    assert "a comment says it is fixed" in named.action_text and "no fix PR" not in named.action_text
+    assert "a comment speaks of a PR, which the data does not link to the issue" in named.action_text
+    assert named.fix_text.endswith(
+        "a comment names a PR (maintainer: “https://github.com/pytorch/pytorch/pull/901 to fix it.”); "
+        "a comment says it is fixed (“Closing since it looks like the fix landed.”)"
+    )
+    # a hope, a question or a condition says nothing
+    for comment in (
+        "This should be fixed in the next release.",
+        "Is this fixed on nightly?",
+        "Once the fix has landed we can close this.",
+    ):
         assert "a comment says it is fixed" not in closed_report(61, comment).fix_text
     # With a closed fix PR whose landing the data does not show, the comment is said too.
     bug = item(

@@ -85,10 +85,13 @@ def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Sugges
             because = "because_fixed_said_linked" if analysis.fixed_said else "because_closed_linked"
             return Suggestion("track", "P1" if high else "P2", "do_check_landed", because, refs[0])
         because = "because_fixed_said" if analysis.fixed_said else "because_closed_issue"
-        if analysis.fix_ref_states:  # "no fix PR" reads as false beside a PR that names it (a test's "Fixes #N")
+        if analysis.fix_refs and not refs:  # "links no fix PR" would deny the one passed over
+            because = "because_closed_fix_superseded"
+        elif analysis.fix_ref_states:  # "no fix PR" reads as false beside a PR that names it (a test's "Fixes #N")
             because = "because_fixed_said_referenced" if analysis.fixed_said else "because_closed_referenced"
-        elif not analysis.fixed_said and (analysis.pr_named or analysis.pr_mentioned or analysis.pr_named_later):
-            because = "because_closed_pr_in_thread"  # "links no fix PR" reads as false beside it
+        elif analysis.pr_named or analysis.pr_mentioned or analysis.pr_named_later:
+            # "links no fix PR" or "holds no fix PR" reads as false beside it
+            because = "because_fixed_said_pr_in_thread" if analysis.fixed_said else "because_closed_pr_in_thread"
         elif not analysis.fixed_said and analysis.linked_prs:
             because = "because_closed_linked_pr"  # nor beside a PR linked with it by URL
         return Suggestion("track", "P1" if high else "P2", "do_check_closed", because, own)

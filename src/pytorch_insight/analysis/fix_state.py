@@ -154,7 +154,9 @@ SUPERSEDED = re.compile(
     r"abandon(?:ed|ing)? this (?:pr|change|diff)|(?:will|going to) abandon|"
     # "we'll merge the other PR instead", "landing #N instead"
     r"(?:land|landing|merge|merging|go with|going with)\s+(?:this|that|the other(?: one| pr| change)?|#\d+)\s+"
-    r"instead)\b",
+    r"instead|"
+    # "sorry, missed this and accepted the other PR"
+    r"(?:accepted|merged|landed|went with|chose)\s+(?:the\s+)?other\s+(?:one|pr|pull request|change|diff|fix))\b",
     re.I,
 )
 
@@ -176,10 +178,17 @@ FIXED_SAID = re.compile(
     r"\b(?:is|was|has been|have been|got|now|already)\s+(?:\w+\s+)?fixed\b(?!\?)"
     r"|\bfixed\s+(?:in|by|with|on|since)\s+(?:the\s+)?(?:latest|nightly|nightlies|main|trunk|release|version|v?\d)"
     # "since the rewrite, the hang no longer reproduces": the problem is said to be gone
-    r"|\bno longer\s+(?:happens|occurs|reproduces|repros|crashes|aborts|hangs)\b",
+    r"|\bno longer\s+(?:happens|occurs|reproduces|repros|crashes|aborts|hangs)\b"
+    # "Closing as addressed in #N", "the fix has landed": a change said to have ended it
+    r"|\b(?:addressed|resolved)\s+(?:in|by)\s+(?:#\d|(?:pr|pull request)\b|https?://github\.com/[\w.-]+/[\w.-]+/pull/\d)"
+    r"|\bfix(?:ed)?\s+(?:has\s+|was\s+)?(?:landed|merged)\b",
     re.I,
 )
-HEDGED = re.compile(r"\b(?:should|may|might|could|would|maybe|probably|if|whether|hopefully|not|never|n['’]t)\b", re.I)
+# "Once the fix has landed we can close this": a condition, not a statement.
+HEDGED = re.compile(
+    r"\b(?:should|may|might|could|would|maybe|probably|if|whether|hopefully|once|until|unless|not|never|n['’]t)\b",
+    re.I,
+)
 
 
 def fixed_said(item: Item, profile: Profile) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pytorch_insight.guard import guard
 from pytorch_insight.model import Item, github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
-from pytorch_insight.text import shorten
+from pytorch_insight.text import in_code_block, shorten
 
 # "Fixes #N", "closes o/r#N", "Fixes <issue URL>", "Partial fix of <url>", "fix for #N", and the
 # keyword set in bold ("**Fixes**: #N", "**Fixes:** #N").
@@ -154,9 +154,10 @@ def issue_urls(text: str, fix: bool) -> list[tuple[str, int, str]]:
     change that says it fixes ("related: <url>" never). A change that fixes nothing names an issue
     for other reasons too ("the motivating kernel is in <url>")."""
     found = []
+    in_code = in_code_block(text)
     for match in GITHUB_URL.finditer(text):
-        if match.group(2) != "issues":
-            continue
+        if match.group(2) != "issues" or in_code(match.start()):
+            continue  # a code comment's link is the code's, not a statement of the change
         line_start = text.rfind("\n", 0, match.start()) + 1
         before = text[line_start : match.start()]
         alone = not before.strip(LINE_MARKS)

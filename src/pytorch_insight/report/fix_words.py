@@ -58,6 +58,8 @@ class FixWords:
             # reads as false beside the later comment the data holds.
             later = "" if analysis.pr_named else "_later"
             quote = analysis.pr_named or analysis.pr_named_later
+            if analysis.fix_state == "closed" and analysis.fixed_said:
+                thread += self.t("fix_fixed_said_too", quote=analysis.fixed_said)
             if analysis.fix_state == "closed" and states:
                 # Nor is "no fix PR linked" true beside a PR of the data that names it ("For #N").
                 return self.t(f"fix_closed_referenced_named{later}", refs=self.join(states), quote=quote) + thread
@@ -87,6 +89,9 @@ class FixWords:
             if linked:
                 return self.t("fix_closed_linked", refs=linked) + thread
             return self.t("fix_closed_report") + thread
+        if analysis.fix_state == "closed" and analysis.fix_refs == [analysis.said_in.get("superseded")]:
+            # "does not show whether it landed" reads as false beside the comment saying it was passed over
+            return self.t("fix_closed_passed_over", refs=refs) + thread
         if analysis.fix_state == "closed":
             return self.t("fix_closed", refs=self.t("fix_closed_refs", refs=refs) if refs else "") + thread
         if analysis.fix_state == "none" and linked:

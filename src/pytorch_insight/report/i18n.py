@@ -151,6 +151,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已在 GitHub 上关闭，收集到的数据中没有修复 PR；讨论中有人说它已修复（“{quote}”）",
         "en": "closed on GitHub; no fix PR in the collected data, and a comment says it is fixed (“{quote}”)",
     },
+    "fix_fixed_said_too": {
+        "zh": "；讨论中有人说它已修复（“{quote}”）",
+        "en": "; a comment says it is fixed (“{quote}”)",
+    },
     "fix_closed_referenced_fixed_said": {
         "zh": "已在 GitHub 上关闭；引用它的 PR：{refs}；{by}说它已修复（“{quote}”）",
         "en": "closed on GitHub; PRs that reference it: {refs}; {by} says it is fixed (“{quote}”)",
@@ -226,6 +230,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pr_state_closed": {"zh": "已关闭，未确认合入", "en": "closed, landing unconfirmed"},
     "pr_state_uncollected": {"zh": "不在收集的数据中", "en": "not in the collected data"},
     "fix_closed_refs": {"zh": "（关联 PR：{refs}）", "en": " (linked PRs: {refs})"},
+    "fix_closed_passed_over": {"zh": "GitHub 上已关闭；关联 PR：{refs}", "en": "closed on GitHub; linked PRs: {refs}"},
     "action_follow": {"zh": "跟进", "en": "follow"},
     "action_track": {"zh": "追踪", "en": "track"},
     "action_adapt": {"zh": "适配", "en": "adapt"},
@@ -298,6 +303,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "harm_hard_crash": {"zh": "进程级崩溃", "en": "a hard crash"},
     "harm_security": {"zh": "安全问题", "en": "a security problem"},
     "because_fixed": {"zh": "修复已合入", "en": "the fix has landed"},
+    "because_closed_fix_superseded": {
+        "zh": "已关闭；讨论中有人说其关联 PR 已被取代或放弃",
+        "en": "closed; a comment says its linked PR was superseded or abandoned",
+    },
     "because_closed_issue": {
         "zh": "已关闭，收集到的数据中没有与之关联的修复 PR",
         "en": "closed; the collected data links no fix PR to it",
@@ -334,6 +343,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "because_fixed_said_referenced": {
         "zh": "已关闭，有人说它已修复；有 PR 引用它，但数据中看不出哪个修复已合入",
         "en": "closed, and it is said to be fixed; PRs reference it, but no fix is shown landing",
+    },
+    "because_fixed_said_pr_in_thread": {
+        "zh": "已关闭，讨论中有人说它已修复；讨论中提到了 PR，但数据中没有它与此问题的关联",
+        "en": "closed, and a comment says it is fixed; a comment speaks of a PR, which the data does not link to "
+        "the issue",
     },
     "because_closed_referenced": {
         "zh": "已关闭；有 PR 引用它，但数据中看不出哪个修复已合入",

@@ -25,6 +25,10 @@ MENTIONS = ("hardware", "scale", "downstream", "release", "default")
 DETAIL_LIMIT = 80
 QUOTE = 100  # characters of a quoted sentence in a conclusion
 CHANGE_KINDS = ("pull_request", "commit")
+# Problems a sentence states only by naming them: "An error,…", "it has the following error:", "I found
+# a related but different error". Such a sentence says that something fails, the reporter's title
+# what fails.
+VAGUE_PROBLEMS = frozenset({"error"})
 
 
 def story_facts(assessment: Assessment, by_id: dict[str, Assessment]) -> list[Fact]:
@@ -147,6 +151,9 @@ class Narrator:
         # report states no problem itself. An umbrella's problems are those it tracks.
         own = None if tracked or item.kind in CHANGE_KINDS else self.worst_problem(assessment.facts.facts)
         worst = own or self.worst_problem(facts)
+        vague = worst is not None and worst.kind in VAGUE_PROBLEMS and worst.source == "text"
+        if vague and not tracked and item.kind not in CHANGE_KINDS:
+            worst = None  # a report's title says what fails
         design = assessment.facts.first("design")
         gain = next((f for f in facts if f.kind == "gain"), None)
         # "A fix for a problem stated as “…”" quotes the text; a label or the model's reading is no
