@@ -124,6 +124,27 @@ def test_a_cherry_pick_never_stands_for_its_original() -> None:
     assert result[ref(300)].canonical == ref(100)  # same title, and a cherry-pick: the original leads
 
 
+def test_a_cherry_pick_of_several_changes_is_linked_with_each_original_and_stands_for_none() -> None:
+    first = item(110, "[cmake] Build with the new generator", kind="pull_request", state="closed")
+    second = item(111, "Build with the new generator on big-endian hosts", kind="pull_request", state="closed")
+    batch = item(
+        210,
+        "[Cherry-pick] Build with the new generator",
+        "This cherry-picks the following changes into the release branch\n"
+        "- **[cmake] Build with the new generator (#110)**\n"
+        "- **Build with the new generator on big-endian hosts (#111)**\n",
+        kind="pull_request",
+        state="merged",
+    )
+    result = run(first, second, batch)
+    assert relations(result[ref(210)], "picks") == [ref(110), ref(111)]
+    assert relations(result[ref(110)], "picked_by") == relations(result[ref(111)], "picked_by") == [ref(210)]
+    assert result[ref(210)].canonical is None and result[ref(110)].canonical is None
+    # A list of changes in a PR that picks nothing is only a list.
+    notes = item(211, "Release notes draft", batch.body.replace("cherry-picks", "describes"), kind="pull_request")
+    assert relations(run(first, notes)[ref(211)], "picks") == []
+
+
 def test_a_cherry_pick_is_in_its_originals_areas() -> None:
     original = item(
         100, "[CUDA] Fix cuBLAS workspace reuse across streams", kind="pull_request", labels=("module: cuda",)

@@ -421,6 +421,21 @@ def test_a_closed_pr_whose_cherry_pick_merged_is_said_to_have_it_merged() -> Non
     assert "does not show whether it landed" not in entry.conclusion
     assert "a cherry-pick of it is merged" in entry.action_text
     assert "check that your build contains the fix #63" in entry.reason
+    # A merged pick of several changes at once says the same of each change its list names.
+    batch = item(
+        64,
+        "[Cherry-pick] Allocator fixes for the release",
+        "This cherry-picks the following changes into the release branch\n"
+        "- **Fix a crash in the allocator on exit (#62)**\n- **Another allocator fix (#99)**\n",
+        kind="pull_request",
+        state="merged",
+    )
+    report = report_of([original, batch], window=WINDOW)
+    [entry] = [e for e in report.focus if e.ref == "#62"]
+    assert entry.fix_text == "closed on GitHub; its cherry-pick #64 is merged"
+    assert "cherry-picked in #64" in entry.relations
+    [line] = [theme.text for theme in report.overview.themes if "#62" in theme.text]
+    assert "its cherry-pick #64 is merged" in line and "without a confirmed merge" not in line
 
 
 def test_only_the_fixes_that_landed_are_said_to_have_landed() -> None:

@@ -270,16 +270,18 @@ def referencing_prs(assessment: Assessment, context: AnalysisContext) -> dict[st
 
 
 def merged_picks(assessment: Assessment, context: AnalysisContext) -> list[str]:
-    """The window's merged cherry-picks of a PR. PyTorch lands a PR by its merge tooling, which
-    leaves it "closed", while a pick merges on GitHub: the pick's merge is the one the data shows."""
+    """The window's merged cherry-picks of a PR (its own, or a batch that lists it). PyTorch lands a
+    PR by its merge tooling, which leaves it "closed", while a pick merges on GitHub: the pick's
+    merge is the one the data shows."""
     return [
         relation.target
         for relation in assessment.relations
-        if relation.type == "duplicate"
-        and (pick := context.by_id.get(relation.target)) is not None
-        and pick.canonical == assessment.id
-        and is_cherry_pick(pick)
+        if (pick := context.by_id.get(relation.target)) is not None
         and pick.item.state in LANDED
+        and (
+            relation.type == "picked_by"
+            or (relation.type == "duplicate" and pick.canonical == assessment.id and is_cherry_pick(pick))
+        )
     ]
 
 

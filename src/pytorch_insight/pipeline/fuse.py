@@ -29,6 +29,11 @@ CHERRY_PICK = re.compile(
 ABANDONED = re.compile(r"^\s*\[(?:not used|unused|old|abandoned)\]", re.I)
 CHERRY_TITLE = re.compile(r"^\s*\[(?:cherry[- ]?pick(?:ed)?|release/[\w.]+|v?\d+\.\d+(?:\.\d+)?)\]", re.I)
 REVERT = re.compile(r"^\s*revert(?:ed)?\s*:?\s+", re.I)
+# "This cherry-picks following two PRs into release/2.7" over "- **Title (#N)**" lines: a pick of
+# several changes names each original on a list line of its own.
+PICK_WORD = re.compile(r"\bcherry[- ]?pick", re.I)
+PICKED_LINE = re.compile(r"^[ \t]*[-*+][^\n]*?\(#(\d+)\)", re.M)
+PICK_HEAD = 2000
 QUOTES = ('"', "'")
 REFERENCED_NUMBER = re.compile(r"\(#(\d+)\)")
 SOURCE_PREFERENCE = {"github": 0}
@@ -77,6 +82,26 @@ def cherry_picked(body: str | None) -> re.Match[str] | None:
     it, and the pattern, case-blind and led by a word boundary, tries every position of the rest."""
     head = (body or "")[:2000]
     return CHERRY_PICK.search(head) if "cherry" in head.lower() else None
+
+
+def link_picked_originals(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
+    """A cherry-pick of several changes at once (a release branch's batch) `picks` each original its
+    list names, and each original is `picked_by` it. The pick stands for none of them: each original
+    is a story of its own."""
+    for assessment in assessments:
+        item = assessment.item
+        if item.kind != "pull_request" or assessment.canonical is not None or not item.repo:
+            continue
+        head = (item.body or "")[:PICK_HEAD]
+        if not (CHERRY_TITLE.match(item.title or "") or ("cherry" in head.lower() and PICK_WORD.search(head))):
+            continue
+        for listed in PICKED_LINE.finditer(head):
+            original = by_id.get(github_item_id(item.repo, int(listed.group(1))))
+            if original is None or original is assessment or original.item.kind != "pull_request":
+                continue
+            evidence = f'cherry-pick lists it: "{listed.group(0).strip()[:80]}"'
+            assessment.relate("picks", original.id, evidence)
+            original.relate("picked_by", assessment.id, evidence)
 
 
 def _lead_change(members: Sequence[Assessment]) -> Assessment:
@@ -211,6 +236,7 @@ def fuse(assessments: Sequence[Assessment]) -> list[Assessment]:
     kept = merge_same_url(assessments)
     by_id = {assessment.id: assessment for assessment in kept}
     link_duplicates(kept, by_id)
+    link_picked_originals(kept, by_id)
     link_relands_and_reverts(kept, by_id)
     link_stacks(kept, by_id)
     return kept

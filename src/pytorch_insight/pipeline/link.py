@@ -61,6 +61,7 @@ TITLE_STOP = frozenset(
     "incorrect incorrectly fail fails failed failing failure crash crashes broken slow slower".split()
 )
 SIMILAR_SHARED = 3
+BATCH_PICK = ("picks", "picked_by")
 COMMUNITY_KINDS = ("forum", "blog", "event", "slack")
 RELATED_MAX_ITEMS = 3  # an identifier shared by more items than this is too common to mean anything
 RELATED_PER_ITEM = 5
@@ -338,7 +339,8 @@ def link_similar_reports(assessments: Sequence[Assessment]) -> None:
 
 
 def _already_linked(assessment: Assessment, other: str) -> bool:
-    return any(relation.target == other for relation in assessment.relations)
+    # A cherry-pick of several changes names each original: which story it is part of, other links say.
+    return any(relation.target == other and relation.type not in BATCH_PICK for relation in assessment.relations)
 
 
 def link(

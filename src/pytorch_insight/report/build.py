@@ -68,6 +68,8 @@ RELATION_ORDER = (
     "relanded_by",
     "lands",
     "landed_by",
+    "picks",
+    "picked_by",
     "duplicate",
     "tracks",
     "tracked_by",

@@ -402,6 +402,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "relation_reverted_by": {"zh": "被 {ref} 回退", "en": "reverted by {ref}"},
     "relation_relands": {"zh": "重新合入 {ref}", "en": "relands {ref}"},
     "relation_relanded_by": {"zh": "由 {ref} 重新合入", "en": "relanded by {ref}"},
+    "relation_picks": {"zh": "cherry-pick 了 {ref}", "en": "cherry-picks {ref}"},
+    "relation_picked_by": {"zh": "被 {ref} cherry-pick", "en": "cherry-picked in {ref}"},
     "relation_duplicate": {"zh": "与 {ref} 重复", "en": "duplicate of {ref}"},
     "relation_copy": {"zh": "同一改动另提交为 {ref}", "en": "also submitted as {ref}"},
     "relation_stack": {"zh": "同一 ghstack：{ref}", "en": "stacked with {ref}"},

@@ -143,6 +143,9 @@ class OverviewWriter:
                 say = partial(say, reland=self.refs(analysis.relanded_by))
             elif state == "closed" and self.said_of_itself(analysis, "landed_said", entry.id):
                 closed += "_landed_said"
+            elif state == "closed" and analysis.picked_by:
+                closed += "_picked"
+                say = partial(say, pick=self.refs(analysis.picked_by))
             elif state == "closed" and self.said_of_itself(analysis, "merge_requested", entry.id):
                 closed += "_merge_asked"
             if target:

@@ -160,6 +160,14 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "{ref} {title}{whom} 已在 GitHub 上关闭，{reland} 重新合入了它",
         "en": "{ref} {title}{whom} was closed on GitHub, and {reland} relands it",
     },
+    "ov_fix_closed_picked": {
+        "zh": "{ref} 是 {target} 的修复（{title}）{whom_clause}，已在 GitHub 上关闭，它的 cherry-pick {pick} 已合并",
+        "en": "{ref} {title}{whom} fixes {target} and is closed on GitHub; its cherry-pick {pick} is merged",
+    },
+    "ov_change_closed_picked": {
+        "zh": "{ref} {title}{whom} 已在 GitHub 上关闭，它的 cherry-pick {pick} 已合并",
+        "en": "{ref} {title}{whom} was closed on GitHub, and its cherry-pick {pick} is merged",
+    },
     "ov_change_closed_landed_said": {
         "zh": "{ref} {title}{whom} 已在 GitHub 上关闭，讨论中有人说它已合入",
         "en": "{ref} {title}{whom} was closed on GitHub, and a comment says it landed",
