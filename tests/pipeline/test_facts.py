@@ -167,6 +167,11 @@ def test_wishes_tags_compiler_steps_names_and_expected_examples_state_no_problem
     assert "wrong_result" not in facts(body="The fp8 input trips the type filter, so the node is silently skipped.")
     assert "regression" not in facts(body="Added regression coverage for the stride rules, and a regression test.")
     assert facts(body="This is a regression from the last release.")["regression"]
+    # What worked before, or on an earlier version, is a regression; who one worked with, or another mode, is not.
+    for said in ("I worked with the vendor's engineers and fixed the build.", "It worked fine in eager mode."):
+        assert "regression" not in facts(body=said)
+    for said in ("It worked on 2.5.1 and crashes now.", "The same script worked with the previous nightly."):
+        assert facts(body=said)["regression"]
     expected = (
         "The mps result differs for some inputs. CPU floor division follows Python semantics, for example:\n\n"
         "- inf / 1.0 produces NaN\n- -inf / 1.0 produces NaN\n"

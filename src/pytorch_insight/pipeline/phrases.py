@@ -125,7 +125,10 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"(?:be\s+)?(?:install(?:ed)?|download(?:ed)?|unzip|import torch)\b"
     ),
     "regression": re.compile(
-        r"\b(?:regress(?:ion|ions|ed|es)?|used to work|worked (?:fine |correctly )?(?:in|on|with|before)|"
+        # "worked on 2.4", "worked before": not "I worked with its engineers", nor "worked in eager mode"
+        r"\b(?:regress(?:ion|ions|ed|es)?|used to work|worked (?:fine |correctly )?before|"
+        r"worked (?:fine |correctly )?(?:in|on|with)\s+(?:(?:py)?torch\s+|the\s+(?:previous|old|older|last|earlier)\b|"
+        r"(?:version|release|nightly)\b|v?\d)|"
         # "#139833 broke `torch.compile(options=...)`": a named change broke what worked
         r"(?:(?<=#)\d+\s+|(?:pr|commit|diff|upgrade|update|bump)\s+(?:#?[\w.-]+\s+)?)broke|"
         r"no longer (?:works?|saved|supported|runs?)|broken (?:in|since|by|after)|broke (?:in|since|after)|"
