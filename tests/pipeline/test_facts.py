@@ -138,6 +138,7 @@ def test_a_printed_warning_a_list_of_names_and_a_tensor_s_metadata_state_no_prob
     assert "crash" not in facts(body="Left for a follow-up: `setTimeout, shrink, shutdown, abort`.")
     assert "crash" in facts(body="The worker crashes inside `shutdown, abort` handling.")
     assert "wrong_result" not in facts(body="The decomposition produces incorrect output strides for this layout.")
+    assert "wrong_result" not in facts(body="The eager kernel raises on mismatched data-types for its inputs.")
     assert "wrong_result" in facts(body="The decomposition produces incorrect output values for this layout.")
 
 

@@ -33,8 +33,8 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"|(?:wrong|incorrect|invalid|corrupt(?:ed)?|garbage|bogus|inconsistent|mismatched)(?:/\w+)?\s+(?:\w+\s+)?"
         r"(?:results?|outputs?|values?|"
         r"gradients?|grads?|answers?|numerics|data|losses)"
-        # "incorrect output strides": a tensor's metadata, which checks catch, not its values
-        r"(?!\s+(?:strides?|shapes?|sizes?|dtypes?|layouts?|(?:memory\s+)?formats?|devices?|names?|metadata|types?)\b)"
+        # "incorrect output strides", "mismatched data-types": a tensor's metadata, which checks catch, not its values
+        r"(?![\w-]|\s+(?:strides?|shapes?|sizes?|dtypes?|layouts?|(?:memory\s+)?formats?|devices?|names?|metadata|types?)\b)"
         r"|(?:eager|compiled?)\s*(?:/|and|vs\.?|versus)\s*(?:eager|compiled?)\s+(?:\w+\s+){0,2}"
         # not a title's tag ("[Eager/Compile Divergence]"), which files errors and values alike
         r"(?:mismatch\w*|disagree\w*|differ\w*|divergen\w*)(?![^\[\]]*\])"
