@@ -85,6 +85,8 @@ def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the
         "We deliberately skip the input hooks, because they are recorded in the graph already.",
         "Because it still makes sense to keep the dense path when both layouts agree.",
         "Because this is simpler to maintain, the fallback stays on the host.",
+        "I use the CPU-only wheels in images I run on small VMs because the GPU libraries are huge.",
+        "I'm reporting this as a bug because I assume the new dependency was added by mistake.",
         # the case that works, said beside the failure
         "When the batch is full, the correct kernel is picked.",
         # why the tests missed it, and a reading of a state that no longer fails
@@ -113,6 +115,8 @@ def test_a_cause_ruled_out_or_pointed_elsewhere_is_no_root_cause(sentence: str) 
 def test_a_stated_cause_is_still_one() -> None:
     sentence = "The kernel reads past the buffer because the stride is computed from the padded size."
     assert root_causes([sentence], "") == [sentence]
+    crashed = "We run the job on eight GPUs and it crashes because the buffer is freed twice."
+    assert root_causes([crashed], "") != []
     explained = "The reason why is the scheduler assumes dense layouts when it reuses a buffer."
     assert root_cause_sentences([parse_body(f"It fails on sparse outputs. {explained}")], [])[0] == [explained]
     blamed = "The fused epilogue path is the culprit."

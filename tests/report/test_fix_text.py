@@ -407,14 +407,11 @@ def test_a_closed_pr_a_later_pr_relands_is_said_to_be_relanded() -> None:
 
 
 def test_a_closed_pr_whose_cherry_pick_merged_is_said_to_have_it_merged() -> None:
+    def merged_pick(number: int, title: str, body: str) -> Item:
+        return item(number, title, body, kind="pull_request", state="merged")
+
     original = closed_allocator_fix(62)
-    pick = item(
-        63,
-        "[release/9.1] Fix a crash in the allocator on exit",
-        "Cherry-pick of #62 to the release branch.",
-        kind="pull_request",
-        state="merged",
-    )
+    pick = merged_pick(63, "[release/9.1] Fix a crash in the allocator on exit", "Cherry-pick of #62 to the release.")
     report = report_of([original, pick], window=WINDOW)
     [entry] = [e for e in report.focus if e.ref == "#62"]
     assert entry.fix_text == "closed on GitHub; its cherry-pick #63 is merged"
@@ -422,13 +419,11 @@ def test_a_closed_pr_whose_cherry_pick_merged_is_said_to_have_it_merged() -> Non
     assert "a cherry-pick of it is merged" in entry.action_text
     assert "check that your build contains the fix #63" in entry.reason
     # A merged pick of several changes at once says the same of each change its list names.
-    batch = item(
+    batch = merged_pick(
         64,
         "[Cherry-pick] Allocator fixes for the release",
         "This cherry-picks the following changes into the release branch\n"
         "- **Fix a crash in the allocator on exit (#62)**\n- **Another allocator fix (#99)**\n",
-        kind="pull_request",
-        state="merged",
     )
     report = report_of([original, batch], window=WINDOW)
     [entry] = [e for e in report.focus if e.ref == "#62"]

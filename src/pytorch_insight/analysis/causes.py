@@ -125,6 +125,14 @@ HIT_TOO = re.compile(
 CHANGE_REASON = re.compile(
     r"\b(?:remov|revert|disabl|drop|delet|skipp|rolled back|roll back|deprecat)\w*\b[^.;:]{0,25}$", re.I
 )
+# "I use the CPU wheels on these machines because the CUDA libraries are huge", "I'm reporting this as a
+# bug because": why the author chose or files something; a failure said in between ("we run it on 8 GPUs
+# and it crashes because") keeps its cause.
+CHOICE_REASON = re.compile(
+    r"(?:\b(?:i|we)\s+(?:use|run|prefer|want|need|chose|choose|opted)|\b(?:reporting|filing|opening|raising)\s+"
+    r"(?:this|it))\b[^.;:]{0,60}$",
+    re.I,
+)
 # "Adding .contiguous() does not prevent the crash because ...": why an attempt did not help, not
 # what goes wrong.
 ATTEMPT_FAILED = re.compile(
@@ -346,6 +354,7 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or UNKNOWN_CAUSE.search(sentence)
         or REQUEST.search(before)
         or CHANGE_REASON.search(before)
+        or ((choice := CHOICE_REASON.search(before)) is not None and not HARM.search(choice.group(0)))
         or ATTEMPT_FAILED.search(before)
         or UNVERIFIED.search(before)
         or DESIGN_CHOICE.search(before)
