@@ -25,7 +25,8 @@ USER_CHANGE = re.compile(
     r"calling|passing|reducing|increasing|installing|downgrading|pinning|reverting|moving|running|casting|"
     r"converting|changing|turning (?:off|on)|commenting out)\b(.{0,120}?)\b(?:avoids?|prevents?|eliminates?|"
     r"fixes|resolves?|works? around|gets? rid of|circumvents?|bypass(?:es)?|makes? (?:it|them) (?:work|pass)|"
-    r"gives? (?:correct|the (?:correct|right|expected)))\b",
+    # "switching the backend to X returns correct values", "calling .resolve() first restores correctness"
+    r"(?:gives?|returns?|restores?) (?:correct\w*|the (?:correct|right|expected))|makes? the tests? pass)\b",
     re.I,
 )
 # "The leak does not occur with a single worker", "the kernel runs correctly with a padded input",
@@ -35,6 +36,12 @@ STAYS_AWAY_IF = re.compile(
     r"\b(?:does not|doesn't|do not|don't|did not|didn't) (?:happen|occur|reproduce|crash|fail|hang)\w* "
     r"(?:if|when|with(?:out)?|after|once)\b|"
     r"\b(?:goes|go|went) away (?:if|when|with(?:out)?|after|once|by)\b|"
+    r"\b(?:is|are|was|were) gone (?:if|when|with(?:out)?|after|once|by)\b|"
+    # "training works if automatic dynamic shapes are disabled"
+    r"\b(?:works?|runs?|passes|succeeds?) (?:again |fine |correctly )?(?:if|when|once) (?:\S+ ){0,6}?(?:is|are) "
+    r"(?:disabled|enabled|turned off|turned on|removed|unset)\b|"
+    # "the eager and aot_eager backends work"
+    r"\bbackends? (?:works?|runs?|pass(?:es)?|(?:gives?|returns?) (?:the )?correct)\b|"
     r"\b(?:works?|worked|runs?|passes) (?:again |fine |correctly )?after (?:downgrading|reverting|pinning|"
     r"rolling back|switching|installing)\b|"
     r"\b(?:is|are|works?|runs?|passes) (?:fine|correct(?:ly)?|ok(?:ay)?|as expected) (?:with|when|if|after|once|on)\b|"
