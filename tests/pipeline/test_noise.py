@@ -51,9 +51,25 @@ def test_a_clean_up_title_yields_to_a_stated_regression() -> None:
         "RuntimeError: expected scalar type Float but found Half",
         kind="pull_request",
     )
+    # a bump that brings the fix is that fix
     bumped = item(4, "Bump the scan library to fix the regression", body, kind="pull_request")
-    result = run(stated, quiet, errored, bumped)
+    tested = item(5, "Fix flaky timing check in the scan suite", body, kind="pull_request")
+    result = run(stated, quiet, errored, bumped, tested)
     assert result[stated.id].noise == [] and "regression" in result[stated.id].facts.kinds()
     assert texts(result[quiet.id].noise) == ["typo, refactor or [BE] clean-up"]
     assert texts(result[errored.id].noise) == ["typo, refactor or [BE] clean-up"]  # an error line states nothing
-    assert texts(result[bumped.id].noise) == ["pinned version or dependency bump"]  # only the rules that say so yield
+    assert result[bumped.id].noise == []
+    assert texts(result[tested.id].noise) == ["test-only change"]  # only the rules that say so yield
+
+
+def test_a_bump_is_a_version_moved_not_any_use_of_the_word() -> None:
+    for title in (
+        "[deps] Bump the compiler to 3.4.1",
+        "Compiler bump for the release branch",
+        "Bump up the runtime pin",
+    ):
+        [bump] = run(item(1, title, kind="pull_request")).values()
+        assert texts(bump.noise) == ["pinned version or dependency bump"], title
+    for title in ("Avoid a reference-count bump on every dispatched argument", "Autoupdate the learning-rate floor"):
+        [work] = run(item(1, title, kind="pull_request")).values()
+        assert work.noise == [], title
