@@ -85,8 +85,8 @@ def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the
         "We deliberately skip the input hooks, because they are recorded in the graph already.",
         "Because it still makes sense to keep the dense path when both layouts agree.",
         "Because this is simpler to maintain, the fallback stays on the host.",
-        "I use the CPU-only wheels in images I run on small VMs because the GPU libraries are huge.",
-        "I'm reporting this as a bug because I assume the new dependency was added by mistake.",
+        "We use the slim images on our build hosts because disk space there is short.",
+        "Filing this as a bug because the new dependency looks accidental to me.",
         # the case that works, said beside the failure
         "When the batch is full, the correct kernel is picked.",
         # why the tests missed it, and a reading of a state that no longer fails

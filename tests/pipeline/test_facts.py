@@ -138,7 +138,7 @@ def test_a_printed_warning_a_list_of_names_and_a_tensor_s_metadata_state_no_prob
     assert "crash" not in facts(body="Left for a follow-up: `setTimeout, shrink, shutdown, abort`.")
     assert "crash" in facts(body="The worker crashes inside `shutdown, abort` handling.")
     assert "wrong_result" not in facts(body="The decomposition produces incorrect output strides for this layout.")
-    assert "wrong_result" not in facts(body="The eager kernel raises on mismatched data-types for its inputs.")
+    assert "wrong_result" not in facts(body="The loader rejects tensors with mismatched data-types.")
     assert "wrong_result" in facts(body="The decomposition produces incorrect output values for this layout.")
 
 
@@ -169,7 +169,7 @@ def test_wishes_tags_compiler_steps_names_and_expected_examples_state_no_problem
     assert "regression" not in facts(body="Added regression coverage for the stride rules, and a regression test.")
     assert facts(body="This is a regression from the last release.")["regression"]
     # What worked before, or on an earlier version, is a regression; who one worked with, or another mode, is not.
-    for said in ("I worked with the vendor's engineers and fixed the build.", "It worked fine in eager mode."):
+    for said in ("I worked with the maintainers on a patch for the build.", "It worked fine in eager mode."):
         assert "regression" not in facts(body=said)
     for said in ("It worked on 2.5.1 and crashes now.", "The same script worked with the previous nightly."):
         assert facts(body=said)["regression"]

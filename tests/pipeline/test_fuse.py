@@ -125,14 +125,14 @@ def test_a_cherry_pick_never_stands_for_its_original() -> None:
 
 
 def test_a_cherry_pick_of_several_changes_is_linked_with_each_original_and_stands_for_none() -> None:
-    first = item(110, "[cmake] Build with the new generator", kind="pull_request", state="closed")
-    second = item(111, "Build with the new generator on big-endian hosts", kind="pull_request", state="closed")
+    first = item(110, "[build] Accept the newer linker flags", kind="pull_request", state="closed")
+    second = item(111, "Accept the newer linker flags on big-endian hosts", kind="pull_request", state="closed")
     batch = item(
         210,
         "[Cherry-pick] Build with the new generator",
-        "This cherry-picks the following changes into the release branch\n"
-        "- **[cmake] Build with the new generator (#110)**\n"
-        "- **Build with the new generator on big-endian hosts (#111)**\n",
+        "Cherry-pick of the changes below to the release branch:\n"
+        "- **[build] Accept the newer linker flags (#110)**\n"
+        "- **Accept the newer linker flags on big-endian hosts (#111)**\n",
         kind="pull_request",
         state="merged",
     )
@@ -141,7 +141,7 @@ def test_a_cherry_pick_of_several_changes_is_linked_with_each_original_and_stand
     assert relations(result[ref(110)], "picked_by") == relations(result[ref(111)], "picked_by") == [ref(210)]
     assert result[ref(210)].canonical is None and result[ref(110)].canonical is None
     # A list of changes in a PR that picks nothing is only a list.
-    notes = item(211, "Release notes draft", batch.body.replace("cherry-picks", "describes"), kind="pull_request")
+    notes = item(211, "Release notes draft", batch.body.replace("Cherry-pick of", "Notes on"), kind="pull_request")
     assert relations(run(first, notes)[ref(211)], "picks") == []
 
 

@@ -114,8 +114,8 @@ def test_an_issue_url_is_a_fix_on_its_own_line_or_in_a_change_that_says_it_fixes
 
 def test_an_issue_url_inside_a_code_block_is_the_codes_not_a_fix() -> None:
     text = (
-        "Wait for the parent communicator after the split.\n\n"
-        "```\n  // the child handle is filled in late, see:\n  // https://github.com/vendor/lib/issues/20\n```\n"
+        "Retry the handshake after a timeout.\n\n"
+        "```\n  // the vendor documents this limit, see:\n  // https://github.com/vendor/lib/issues/20\n```\n"
         "https://github.com/pytorch/pytorch/issues/21\n"
     )
     assert [number for _, number, _ in issue_urls(text, fix=True)] == [21]

@@ -122,8 +122,8 @@ def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whet
 def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone() -> None:
     pr, entry = closed_fix(22, "Superseded by #25, which keeps the fallback.")
     assert "a comment says it was superseded or abandoned (“Superseded by #25" in entry.fix_text
-    _, passed_over = closed_fix(28, "Sorry, missed this and accepted the other PR.")
-    assert "superseded or abandoned (“Sorry, missed this and accepted the other PR.”)" in passed_over.fix_text
+    _, passed_over = closed_fix(28, "Thanks, but we went with the other PR.")
+    assert "superseded or abandoned (“Thanks, but we went with the other PR.”)" in passed_over.fix_text
     assert entry.action == "ignore" and (pr.id, "comment: Superseded by #25, which keeps the fallback.") in {
         (e.item, e.quote) for e in entry.evidence
     }
@@ -217,7 +217,7 @@ def test_a_closed_report_its_thread_says_fixed_is_said_to_be_so() -> None:
     )
     assert "a comment says it is fixed" in said.action_text and "no landed fix" not in said.action_text
     # A change it names as what ended it, or its fix said to have landed, says so too.
-    for number, comment in ((64, "Closing as addressed in #700."), (65, "Closing since it looks like the fix landed.")):
+    for number, comment in ((64, "Addressed in #700, closing."), (65, "The fix has landed on main, so closing this.")):
         assert closed_report(number, comment).fix_text.endswith(f"a comment says it is fixed (“{comment}”)")
     # Beside a PR the thread names, the data holding no fix PR is not said: only that it links none.
     bug = item(
@@ -229,7 +229,7 @@ def test_a_closed_report_its_thread_says_fixed_is_said_to_be_so() -> None:
             Comment(
                 author="maintainer", date="2026-04-09", body="https://github.com/pytorch/pytorch/pull/901 to fix it."
             ),
-            Comment(author="maintainer", date="2026-04-10", body="Closing since it looks like the fix landed."),
+            Comment(author="maintainer", date="2026-04-10", body="The fix has landed on main, so closing this."),
         ],
     )
     [named] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == "#66"]
@@ -237,7 +237,7 @@ def test_a_closed_report_its_thread_says_fixed_is_said_to_be_so() -> None:
     assert "a comment speaks of a PR, which the data does not link to the issue" in named.action_text
     assert named.fix_text.endswith(
         "a comment names a PR (maintainer: “https://github.com/pytorch/pytorch/pull/901 to fix it.”); "
-        "a comment says it is fixed (“Closing since it looks like the fix landed.”)"
+        "a comment says it is fixed (“The fix has landed on main, so closing this.”)"
     )
     # a hope, a question or a condition says nothing
     for comment in (
@@ -422,7 +422,7 @@ def test_a_closed_pr_whose_cherry_pick_merged_is_said_to_have_it_merged() -> Non
     batch = merged_pick(
         64,
         "[Cherry-pick] Allocator fixes for the release",
-        "This cherry-picks the following changes into the release branch\n"
+        "Cherry-pick of the changes below to the release branch:\n"
         "- **Fix a crash in the allocator on exit (#62)**\n- **Another allocator fix (#99)**\n",
     )
     report = report_of([original, batch], window=WINDOW)

@@ -125,8 +125,8 @@ HIT_TOO = re.compile(
 CHANGE_REASON = re.compile(
     r"\b(?:remov|revert|disabl|drop|delet|skipp|rolled back|roll back|deprecat)\w*\b[^.;:]{0,25}$", re.I
 )
-# "I use the CPU wheels on these machines because the CUDA libraries are huge", "I'm reporting this as a
-# bug because": why the author chose or files something; a failure said in between ("we run it on 8 GPUs
+# "We pin the older release on our laptops because the new wheels are too large", "filing this as a bug
+# because": why the author chose or files something; a failure said in between ("we run it on 8 GPUs
 # and it crashes because") keeps its cause.
 CHOICE_REASON = re.compile(
     r"(?:\b(?:i|we)\s+(?:use|run|prefer|want|need|chose|choose|opted)|\b(?:reporting|filing|opening|raising)\s+"

@@ -155,7 +155,7 @@ SUPERSEDED = re.compile(
     # "we'll merge the other PR instead", "landing #N instead"
     r"(?:land|landing|merge|merging|go with|going with)\s+(?:this|that|the other(?: one| pr| change)?|#\d+)\s+"
     r"instead|"
-    # "sorry, missed this and accepted the other PR"
+    # "we went with the other PR"
     r"(?:accepted|merged|landed|went with|chose)\s+(?:the\s+)?other\s+(?:one|pr|pull request|change|diff|fix))\b",
     re.I,
 )
@@ -179,7 +179,7 @@ FIXED_SAID = re.compile(
     r"|\bfixed\s+(?:in|by|with|on|since)\s+(?:the\s+)?(?:latest|nightly|nightlies|main|trunk|release|version|v?\d)"
     # "since the rewrite, the hang no longer reproduces": the problem is said to be gone
     r"|\bno longer\s+(?:happens|occurs|reproduces|repros|crashes|aborts|hangs)\b"
-    # "Closing as addressed in #N", "the fix has landed": a change said to have ended it
+    # "addressed in #N, closing", "the fix has landed": a change said to have ended it
     r"|\b(?:addressed|resolved)\s+(?:in|by)\s+(?:#\d|(?:pr|pull request)\b|https?://github\.com/[\w.-]+/[\w.-]+/pull/\d)"
     r"|\bfix(?:ed)?\s+(?:has\s+|was\s+)?(?:landed|merged)\b",
     re.I,

@@ -25,7 +25,7 @@ USER_CHANGE = re.compile(
     r"calling|passing|reducing|increasing|installing|downgrading|pinning|reverting|moving|running|casting|"
     r"converting|changing|turning (?:off|on)|commenting out)\b(.{0,120}?)\b(?:avoids?|prevents?|eliminates?|"
     r"fixes|resolves?|works? around|gets? rid of|circumvents?|bypass(?:es)?|makes? (?:it|them) (?:work|pass)|"
-    # "switching the backend to X returns correct values", "calling .resolve() first restores correctness"
+    # "pinning the older kernel returns correct values", "calling `.contiguous()` first restores correct output"
     r"(?:gives?|returns?|restores?) (?:correct\w*|the (?:correct|right|expected))|makes? the tests? pass)\b",
     re.I,
 )
@@ -37,10 +37,10 @@ STAYS_AWAY_IF = re.compile(
     r"(?:if|when|with(?:out)?|after|once)\b|"
     r"\b(?:goes|go|went) away (?:if|when|with(?:out)?|after|once|by)\b|"
     r"\b(?:is|are|was|were) gone (?:if|when|with(?:out)?|after|once|by)\b|"
-    # "training works if automatic dynamic shapes are disabled"
+    # "the export succeeds when the graph cache is disabled"
     r"\b(?:works?|runs?|passes|succeeds?) (?:again |fine |correctly )?(?:if|when|once) (?:\S+ ){0,6}?(?:is|are) "
     r"(?:disabled|enabled|turned off|turned on|removed|unset)\b|"
-    # "the eager and aot_eager backends work"
+    # "both reference backends work"
     r"\bbackends? (?:works?|runs?|pass(?:es)?|(?:gives?|returns?) (?:the )?correct)\b|"
     r"\b(?:works?|worked|runs?|passes) (?:again |fine |correctly )?after (?:downgrading|reverting|pinning|"
     r"rolling back|switching|installing)\b|"

@@ -29,7 +29,7 @@ CHERRY_PICK = re.compile(
 ABANDONED = re.compile(r"^\s*\[(?:not used|unused|old|abandoned)\]", re.I)
 CHERRY_TITLE = re.compile(r"^\s*\[(?:cherry[- ]?pick(?:ed)?|release/[\w.]+|v?\d+\.\d+(?:\.\d+)?)\]", re.I)
 REVERT = re.compile(r"^\s*revert(?:ed)?\s*:?\s+", re.I)
-# "This cherry-picks following two PRs into release/2.7" over "- **Title (#N)**" lines: a pick of
+# "Cherry-pick of the changes below to the release branch:" over "- **Title (#N)**" lines: a pick of
 # several changes names each original on a list line of its own.
 PICK_WORD = re.compile(r"\bcherry[- ]?pick", re.I)
 PICKED_LINE = re.compile(r"^[ \t]*[-*+][^\n]*?\(#(\d+)\)", re.M)

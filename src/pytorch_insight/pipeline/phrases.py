@@ -125,7 +125,7 @@ PROBLEMS: dict[str, re.Pattern[str]] = {
         r"(?:be\s+)?(?:install(?:ed)?|download(?:ed)?|unzip|import torch)\b"
     ),
     "regression": re.compile(
-        # "worked on 2.4", "worked before": not "I worked with its engineers", nor "worked in eager mode"
+        # "worked on 2.4", "worked before": not "I worked with the maintainers", nor "worked in eager mode"
         r"\b(?:regress(?:ion|ions|ed|es)?|used to work|worked (?:fine |correctly )?before|"
         r"worked (?:fine |correctly )?(?:in|on|with)\s+(?:(?:py)?torch\s+|the\s+(?:previous|old|older|last|earlier)\b|"
         r"(?:version|release|nightly)\b|v?\d)|"

@@ -25,9 +25,8 @@ MENTIONS = ("hardware", "scale", "downstream", "release", "default")
 DETAIL_LIMIT = 80
 QUOTE = 100  # characters of a quoted sentence in a conclusion
 CHANGE_KINDS = ("pull_request", "commit")
-# Problems a sentence states only by naming them: "An error,…", "it has the following error:", "I found
-# a related but different error". Such a sentence says that something fails, the reporter's title
-# what fails.
+# Problems a sentence states only by naming them ("We get this error:", "there is an error when we
+# save"): such a sentence says that something fails, the reporter's title what fails.
 VAGUE_PROBLEMS = frozenset({"error"})
 
 
