@@ -9,6 +9,20 @@ from tests.pipeline.helpers import item
 from tests.report.fixtures import WINDOW, report_of, report_of_week
 
 FORTNIGHT = "pytorch-2026-04-07_2026-04-20.jsonl"
+HANG = "All-reduce hangs with the new communication library"
+HANG_BODY = "The job hangs in the first all_reduce on 16 GPUs."
+
+
+def focus_entry(items: list[Item], number: int) -> FocusEntry:
+    """The focus entry of item #`number` in the report of `items`."""
+    [entry] = [e for e in report_of(items, window=WINDOW).focus if e.ref == f"#{number}"]
+    return entry
+
+
+def closed_report(number: int, *said: str, title: str = HANG, body: str = HANG_BODY) -> Item:
+    """A closed issue whose thread is the maintainer's comments `said`, in order."""
+    comments = [Comment(author="maintainer", date="2026-04-09", body=text) for text in said]
+    return item(number, title, body, state="closed", comments=comments)
 
 
 def closed_fix(number: int, comment: str) -> tuple[Item, FocusEntry]:
@@ -21,8 +35,7 @@ def closed_fix(number: int, comment: str) -> tuple[Item, FocusEntry]:
         state="closed",
         comments=[Comment(author="maintainer", date="2026-04-09", body=comment)],
     )
-    [entry] = [e for e in report_of([pr], window=WINDOW).focus if e.ref == f"#{number}"]
-    return pr, entry
+    return pr, focus_entry([pr], number)
 
 
 def test_an_umbrella_counts_what_it_tracks() -> None:
@@ -199,18 +212,10 @@ def test_a_comment_that_another_pr_landed_says_nothing_of_this_one() -> None:
 
 
 def test_a_closed_report_its_thread_says_fixed_is_said_to_be_so() -> None:
-    def closed_report(number: int, comment: str) -> FocusEntry:
-        bug = item(
-            number,
-            "All-reduce hangs with the new communication library",
-            "The job hangs in the first all_reduce on 16 GPUs.",
-            state="closed",
-            comments=[Comment(author="maintainer", date="2026-04-09", body=comment)],
-        )
-        [entry] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == f"#{number}"]
-        return entry
+    def entry_of(number: int, comment: str) -> FocusEntry:
+        return focus_entry([closed_report(number, comment)], number)
 
-    said = closed_report(60, "Confirmed: this is fixed in the 2.27.3 release of the library. Closing.")
+    said = entry_of(60, "Confirmed: this is fixed in the 2.27.3 release of the library. Closing.")
     assert said.fix_text == (
         "closed on GitHub; no fix PR in the collected data, and a comment says it is fixed "
         "(“Confirmed: this is fixed in the 2.27.3 release of the library.”)"
@@ -218,21 +223,18 @@ def test_a_closed_report_its_thread_says_fixed_is_said_to_be_so() -> None:
     assert "a comment says it is fixed" in said.action_text and "no landed fix" not in said.action_text
     # A change it names as what ended it, or its fix said to have landed, says so too.
     for number, comment in ((64, "Addressed in #700, closing."), (65, "The fix has landed on main, so closing this.")):
-        assert closed_report(number, comment).fix_text.endswith(f"a comment says it is fixed (“{comment}”)")
+        assert entry_of(number, comment).fix_text.endswith(f"a comment says it is fixed (“{comment}”)")
     # Beside a PR the thread names, the data holding no fix PR is not said: only that it links none.
-    bug = item(
-        66,
-        "All-reduce hangs with the new communication library",
-        "The job hangs in the first all_reduce on 16 GPUs.",
-        state="closed",
-        comments=[
-            Comment(
-                author="maintainer", date="2026-04-09", body="https://github.com/pytorch/pytorch/pull/901 to fix it."
-            ),
-            Comment(author="maintainer", date="2026-04-10", body="The fix has landed on main, so closing this."),
+    named = focus_entry(
+        [
+            closed_report(
+                66,
+                "https://github.com/pytorch/pytorch/pull/901 to fix it.",
+                "The fix has landed on main, so closing this.",
+            )
         ],
+        66,
     )
-    [named] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == "#66"]
     assert "a comment says it is fixed" in named.action_text and "no fix PR" not in named.action_text
     assert "a comment speaks of a PR, which the data does not link to the issue" in named.action_text
     assert named.fix_text.endswith(
@@ -245,17 +247,11 @@ def test_a_closed_report_its_thread_says_fixed_is_said_to_be_so() -> None:
         "Is this fixed on nightly?",
         "Once the fix has landed we can close this.",
     ):
-        assert "a comment says it is fixed" not in closed_report(61, comment).fix_text
+        assert "a comment says it is fixed" not in entry_of(61, comment).fix_text
     # With a closed fix PR whose landing the data does not show, the comment is said too.
-    bug = item(
-        62,
-        "All-reduce hangs with the new communication library",
-        "The job hangs in the first all_reduce on 16 GPUs.",
-        state="closed",
-        comments=[Comment(author="maintainer", date="2026-04-09", body="This is fixed in the 2.27.3 release.")],
-    )
+    bug = closed_report(62, "This is fixed in the 2.27.3 release.")
     fix = item(63, "Work around the all-reduce hang", "Fixes #62", kind="pull_request", state="closed")
-    [linked] = [e for e in report_of([bug, fix], window=WINDOW).focus if e.ref == "#62"]
+    linked = focus_entry([bug, fix], 62)
     assert linked.fix_text == (
         "closed on GitHub; the data does not show whether its linked PRs (#63) landed, and a comment says it is "
         "fixed (“This is fixed in the 2.27.3 release.”)"
@@ -275,14 +271,13 @@ def test_a_revert_asked_for_replaces_the_unknown_landing() -> None:
 
 def test_a_pr_a_comment_names_is_quoted_instead_of_no_fix_pr_being_referenced() -> None:
     said = "The vendored solver bump (https://github.com/pytorch/pytorch/pull/900) should address it."
-    bug = item(
+    bug = closed_report(
         50,
-        "The pooling layer uses far more memory since the upgrade",
-        "Peak memory doubled after upgrading.",
-        state="closed",
-        comments=[Comment(author="maintainer", date="2026-04-09", body=f"Looked into it.\n\n{said}")],
+        f"Looked into it.\n\n{said}",
+        title="The pooling layer uses far more memory since the upgrade",
+        body="Peak memory doubled after upgrading.",
     )
-    [entry] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == "#50"]
+    entry = focus_entry([bug], 50)
     assert entry.fix_text == (
         f"closed on GitHub; no fix PR linked to it in the collected data; a comment names a PR (maintainer: “{said}”)"
     )
@@ -292,16 +287,15 @@ def test_a_pr_a_comment_names_is_quoted_instead_of_no_fix_pr_being_referenced() 
 def test_a_closed_report_a_pr_of_the_data_names_is_not_said_to_have_no_fix_pr() -> None:
     # The PR names the issue without presenting itself as a fix; a comment names another PR.
     said = "A wider index type is in https://github.com/pytorch/pytorch/pull/930 now."
-    bug = item(
+    bug = closed_report(
         56,
-        "Prefix sums of a very long tensor come out wrong",
-        "The running total is wrong past two billion elements.",
-        state="closed",
-        comments=[Comment(author="maintainer", date="2026-04-09", body=said)],
+        said,
+        title="Prefix sums of a very long tensor come out wrong",
+        body="The running total is wrong past two billion elements.",
     )
     change = item(57, "Use a 64-bit index in the scan kernel", "For #56\n\nThe index type is a template parameter.")
     change = change.model_copy(update={"kind": "pull_request", "state": "closed"})
-    [entry] = [e for e in report_of([bug, change], window=WINDOW).focus if e.ref == "#56"]
+    entry = focus_entry([bug, change], 56)
     assert entry.fix_text == (
         f"closed on GitHub; PRs that reference it: #57 (closed, landing unconfirmed); a comment names a PR "
         f"(maintainer: “{said}”)"
@@ -310,14 +304,13 @@ def test_a_closed_report_a_pr_of_the_data_names_is_not_said_to_have_no_fix_pr() 
 
 def test_a_fix_a_comment_names_by_its_bare_number_is_quoted_too() -> None:
     said = "A fix is in #905; please try it on the nightly."
-    bug = item(
+    bug = closed_report(
         51,
-        "Pooling on the new accelerator fails for long inputs",
-        "Pooling a long input raises an error.",
-        state="closed",
-        comments=[Comment(author="maintainer", date="2026-04-09", body=said)],
+        said,
+        title="Pooling on the new accelerator fails for long inputs",
+        body="Pooling a long input raises an error.",
     )
-    [entry] = [e for e in report_of([bug], window=WINDOW).focus if e.ref == "#51"]
+    entry = focus_entry([bug], 51)
     assert entry.fix_text.endswith(f"a comment names a PR (maintainer: “{said}”)")
 
 
@@ -398,8 +391,7 @@ def closed_allocator_fix(number: int) -> Item:
 def test_a_closed_pr_a_later_pr_relands_is_said_to_be_relanded() -> None:
     original = closed_allocator_fix(60)
     reland = item(61, "[Reland] Fix a crash in the allocator on exit", ALLOCATOR_CRASH, kind="pull_request")
-    report = report_of([original, reland], window=WINDOW)
-    [entry] = [e for e in report.focus if e.ref == "#60"]
+    entry = focus_entry([original, reland], 60)
     assert entry.fix_text == "closed on GitHub; #61 relands it"
     assert "does not show whether it landed" not in entry.conclusion
     assert "follow #61, which relands it, and check whether it landed" in entry.reason
@@ -412,8 +404,7 @@ def test_a_closed_pr_whose_cherry_pick_merged_is_said_to_have_it_merged() -> Non
 
     original = closed_allocator_fix(62)
     pick = merged_pick(63, "[release/9.1] Fix a crash in the allocator on exit", "Cherry-pick of #62 to the release.")
-    report = report_of([original, pick], window=WINDOW)
-    [entry] = [e for e in report.focus if e.ref == "#62"]
+    entry = focus_entry([original, pick], 62)
     assert entry.fix_text == "closed on GitHub; its cherry-pick #63 is merged"
     assert "does not show whether it landed" not in entry.conclusion
     assert "a cherry-pick of it is merged" in entry.action_text

@@ -85,7 +85,7 @@ def _problem(assessment: Assessment, analysis: Analysis, severe: bool) -> Sugges
             because = "because_fixed_said_linked" if analysis.fixed_said else "because_closed_linked"
             return Suggestion("track", "P1" if high else "P2", "do_check_landed", because, refs[0])
         because = "because_fixed_said" if analysis.fixed_said else "because_closed_issue"
-        if analysis.fix_refs and not refs:  # "links no fix PR" would deny the one passed over
+        if analysis.fix_passed_over():  # "links no fix PR" would deny the one passed over
             because = "because_closed_fix_superseded"
         elif analysis.fix_ref_states:  # "no fix PR" reads as false beside a PR that names it (a test's "Fixes #N")
             because = "because_fixed_said_referenced" if analysis.fixed_said else "because_closed_referenced"

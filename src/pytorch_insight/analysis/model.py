@@ -100,6 +100,10 @@ class Analysis(BaseModel):
     dropped_sentences: list[str] = Field(default_factory=list)
     note: str = ""
 
+    def fix_passed_over(self) -> bool:
+        """Its one linked fix PR is the one its thread says another change replaced."""
+        return bool(self.fix_refs) and self.fix_refs == [self.said_in.get("superseded")]
+
 
 @dataclass
 class AnalysisContext:

@@ -153,6 +153,8 @@ def issue_urls(text: str, fix: bool) -> list[tuple[str, int, str]]:
     of its own, after words that say so ("For <url>", "a tentative fix to <url>"), or anywhere in a
     change that says it fixes ("related: <url>" never). A change that fixes nothing names an issue
     for other reasons too ("the motivating kernel is in <url>")."""
+    if "/issues/" not in text:  # few texts link an issue: the rest are not searched for code blocks
+        return []
     found = []
     in_code = in_code_block(text)
     for match in GITHUB_URL.finditer(text):

@@ -89,7 +89,7 @@ class FixWords:
             if linked:
                 return self.t("fix_closed_linked", refs=linked) + thread
             return self.t("fix_closed_report") + thread
-        if analysis.fix_state == "closed" and analysis.fix_refs == [analysis.said_in.get("superseded")]:
+        if analysis.fix_state == "closed" and analysis.fix_passed_over():
             # "does not show whether it landed" reads as false beside the comment saying it was passed over
             return self.t("fix_closed_passed_over", refs=refs) + thread
         if analysis.fix_state == "closed":
