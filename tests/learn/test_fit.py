@@ -100,3 +100,30 @@ def test_a_class_with_too_few_examples_is_not_learned_and_none_at_all_is_an_erro
     assert positives["rare"] == 0 and "rare" not in model.classes
     with pytest.raises(ConfigError, match="too few"):
         fit_model(corpus.examples, {"rare": ["no such label"]}, {}, lambda e: [])
+
+
+def test_the_written_weights_are_read_back_exactly_and_a_damaged_file_is_refused(learned, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import gzip
+
+    import numpy
+
+    from pytorch_insight.errors import ConfigError
+
+    fitted, path = learned
+    model = read_model(path)
+    assert numpy.array_equal(model.idf, numpy.asarray(fitted.model.idf))
+    assert numpy.array_equal(model.coef, numpy.asarray(fitted.model.coef).reshape(model.coef.shape))
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    damaged = {
+        "former": {**document, "format": 1, "idf": numpy.asarray(fitted.model.idf).tolist()},
+        "short": {**document, "idf": document["idf"][:-32]},
+        "not-base64": {**document, "coef": "weights?"},
+    }
+    for name, data in damaged.items():
+        broken = tmp_path / f"{name}.json"
+        broken.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(ConfigError, match="severity model"):
+            read_model(broken)
+    former = tmp_path / "former.json"
+    with pytest.raises(ConfigError, match="pytorch-insight learn"):
+        read_model(former)
