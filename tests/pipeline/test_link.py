@@ -41,10 +41,16 @@ def test_a_repository_reference_is_read_from_where_its_name_starts() -> None:
 
 
 def test_references_are_read_alike_with_or_without_a_repository_qualified_one() -> None:
-    # A text with no "o/r#N" is searched for the other forms alone: the same matches, the same items.
+    # A text with no "o/r#N" is searched for the other forms alone, only where one can start: the
+    # same matches, the same items.
     plain = "Fixes #12 (see https://github.com/o/r/pull/7), not a#3 nor x/#4, and gh#5; path/to#x #6"
     qualified = plain + " and q/s#8"
-    for text in (plain, qualified):
+    others = [
+        "#1 opens it, ##2 and #\n#3 ###",
+        "http://github.com/o/r/issues/9#issuecomment-1 and github.com/o/r/issues/10 with no scheme",
+        "xhttps://github.com/o/r/issues/11 glued, https://github.com/o/r/tree/main #13 https://github.com/o/r/issues/",
+    ]
+    for text in (plain, qualified, *others):
         whole = [(m.span(), reference_id(m, "p/p")) for m in REFERENCE_OR_PULL.finditer(text)]
         assert [(m.span(), reference_id(m, "p/p")) for m in references_or_pulls(text)] == whole
     assert [reference_id(m, "p/p") for m in references_or_pulls(qualified)] == [

@@ -31,9 +31,9 @@ from pytorch_insight.pipeline.references import (
 )
 
 # An issue's reporter saying a fix exists: "I fixed it", "I opened a PR to fix this", "fixed in #N"
-# ("possible fixes: ..." only suggests one).
+# ("possible fixes: ..." only suggests one). The lookahead of the first letters: as in CLOSING.
 FIX_OFFERED = re.compile(
-    r"\b(?:(?:i|we)(?:'ve| have)? (?:already )?fixed (?:it|this)|"
+    r"(?=[iwpf])\b(?:(?:i|we)(?:'ve| have)? (?:already )?fixed (?:it|this)|"
     r"(?:i|we)(?:'ve| have)? (?:opened|sent|submitted|created|put up) an? (?:pr|pull request|fix|patch)|"
     r"(?:pr|pull request|patch) (?:to fix|that fixes|with (?:a|the) fix)|"
     r"fix(?:ed)? (?:is )?(?:in|at|by)\s+(?:#|https?://))",

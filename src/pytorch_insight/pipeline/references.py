@@ -14,17 +14,21 @@ from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.text import in_code_block, shorten
 
 # "Fixes #N", "closes o/r#N", "Fixes <issue URL>", "Partial fix of <url>", "fix for #N", and the
-# keyword set in bold ("**Fixes**: #N", "**Fixes:** #N").
+# keyword set in bold ("**Fixes**: #N", "**Fixes:** #N"). The lookahead of the possible first letters
+# (`(?=[fcra])`, which the words imply) lets the engine skip to them: a pattern led by `\b` is
+# otherwise tried at every character of a description, most of the link stage's time.
 CLOSING = re.compile(
-    r"\b(?:fix(?:es|ed|s)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b(?:\*\*)?\s*:?(?:\*\*)?\s*(?:(?:of|for)\s+)?",
+    r"(?=[fcra])\b(?:fix(?:es|ed|s)?|close[sd]?|resolve[sd]?|address(?:es|ed)?)\b(?:\*\*)?\s*:?(?:\*\*)?\s*(?:(?:of|for)\s+)?",
     re.I,
 )
 # What Markdown or a slip puts between a closing word and its reference: a link's text ("Fixes
 # [issue](<url>)", "Fixes [#N](<url>)": the URL is the target) or a stray "#" before a URL.
 LINK_WRAP = re.compile(r"\[[^\]\n]{0,40}\]\(|#(?=https?://)")
 # Weaker forms, read as a fix only in a change that presents itself as a fix: "(Issue #N)",
-# "referencing #N", "for #N", "issue: #N".
-FIX_MENTION = re.compile(r"(?:\(\s*|\b)(?:issue|referenc(?:es|ing)|for)\b\s*:?\s*(?=#\d|https?://github\.com/)", re.I)
+# "referencing #N", "for #N", "issue: #N". (The lookahead: as in CLOSING.)
+FIX_MENTION = re.compile(
+    r"(?=[(irf])(?:\(\s*|\b)(?:issue|referenc(?:es|ing)|for)\b\s*:?\s*(?=#\d|https?://github\.com/)", re.I
+)
 # "This was introduced by the commit in issue #N", "a regression caused by #N": the weak form
 # names where the problem came from, not what the change fixes.
 ORIGIN_LEAD = re.compile(r"\b(?:introduced|caused|regressed|broken|broke)\b(?:\W+\w+){0,4}\W*$", re.I)
@@ -53,16 +57,18 @@ HEDGE_REACH = 24
 # "May also resolve <issue URL>": the same hedge before an issue URL.
 HEDGED_LINE = re.compile(rf"{HEDGE_WORDS}(?:fix|close|resolve|address)\w*\W*$", re.I)
 # A reference to a PR or an issue, by number or by either URL.
-UNQUALIFIED_OR_PULL = (
-    r"(?<![\w/])#(?P<n2>\d+)|https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/(?:issues|pull)/(?P<n3>\d+)"
-)
+NUMBER_FORM = r"(?<![\w/])#(?P<n2>\d+)"
+URL_FORM = r"https?://github\.com/(?P<urepo>[\w.-]+/[\w.-]+)/(?:issues|pull)/(?P<n3>\d+)"
+UNQUALIFIED_OR_PULL = f"{NUMBER_FORM}|{URL_FORM}"
 REFERENCE_OR_PULL = re.compile(rf"(?:(?<![\w.-])(?P<repo>[\w.-]+/[\w.-]+)#(?P<n1>\d+)|{UNQUALIFIED_OR_PULL})")
 # The repository-qualified form ("o/r#N") is the costly one to look for: it is tried wherever a word
 # starts, most of a long description's scan. A text holds it only where a "/", a name and "#N"
 # follow each other (found by a search the engine starts at each "/"); any other is searched for the
 # other forms alone, which match where the whole pattern would.
 QUALIFIED_HINT = re.compile(r"/[\w.-]+#\d")
-WITHOUT_QUALIFIED = re.compile(UNQUALIFIED_OR_PULL)
+NUMBER_REFERENCE, URL_REFERENCE = re.compile(NUMBER_FORM), re.compile(URL_FORM)
+URL_HOST = "github.com/"
+SCHEMES = ("https://", "http://")
 GITHUB_URL = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(issues|pull)/(\d+)")
 LINE_MARKS = " \t-*+>:"  # what a list or a quote puts before a line's own words
 # Words that present the issue URL after them as the one a change fixes ("For <url>", "a fix to <url>").
@@ -88,14 +94,40 @@ CAUSED_ISSUE = re.compile(
 
 def references_or_pulls(text: str) -> Iterator[re.Match[str]]:
     """The matches of REFERENCE_OR_PULL in `text` (read each with `reference_id`)."""
-    return (REFERENCE_OR_PULL if QUALIFIED_HINT.search(text) else WITHOUT_QUALIFIED).finditer(text)
+    if QUALIFIED_HINT.search(text):
+        return REFERENCE_OR_PULL.finditer(text)
+    return iter(_unqualified(text))
+
+
+def _unqualified(text: str) -> list[re.Match[str]]:
+    """The matches of UNQUALIFIED_OR_PULL, tried only where one can start: at a "#" and at the scheme
+    before "github.com/". The engine would try its alternation at every character of a description,
+    most of the link stage's time; str.find skips ahead in C. Neither form holds the other's first
+    character, so the two never overlap and their matches in order are the engine's."""
+    starts = _positions(text, "#")
+    for host in _positions(text, URL_HOST):
+        starts += [host - len(scheme) for scheme in SCHEMES if text.startswith(scheme, max(0, host - len(scheme)))]
+    found = []
+    for start in sorted(starts):
+        pattern = NUMBER_REFERENCE if text.startswith("#", start) else URL_REFERENCE
+        if match := pattern.match(text, start):
+            found.append(match)
+    return found
+
+
+def _positions(text: str, needle: str) -> list[int]:
+    found, position = [], text.find(needle)
+    while position >= 0:
+        found.append(position)
+        position = text.find(needle, position + 1)
+    return found
 
 
 def reference_id(match: re.Match[str], repo: str | None) -> str:
     """The item a match of `references_or_pulls` names; `repo`: the one a bare "#N" is in."""
     groups = match.groupdict()
-    target_repo = groups.get("repo") or groups["urepo"] or repo or ""
-    return github_item_id(target_repo, int(groups.get("n1") or groups["n2"] or groups["n3"]))
+    target_repo = groups.get("repo") or groups.get("urepo") or repo or ""
+    return github_item_id(target_repo, int(groups.get("n1") or groups.get("n2") or groups["n3"]))
 
 
 def caused_issues(text: str, repo: str | None, issue: Callable[[str, int], bool]) -> list[tuple[str, int, str]]:
