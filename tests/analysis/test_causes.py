@@ -169,6 +169,17 @@ def test_a_lead_in_to_a_repro_is_no_root_cause() -> None:
     assert root_causes(["It fails because the buffer is freed before the copy ends."], "")
 
 
+def test_a_lead_in_that_names_the_cause_before_its_colon_is_quoted_without_it() -> None:
+    named = "The root cause is the retry loop in `fetch_shards`, which compares every pair of shards:"
+    assert root_causes([named], "") == [named.removesuffix(":")]
+    blamed = "It looks like the problem is that the new linker drops the weak symbols of the plugin:"
+    assert root_causes([blamed], "") == [blamed.removesuffix(":")]
+    # words that point at what the colon introduces, a marker heading it, a plain "because"
+    assert root_causes(["The root cause is that for a loop like this:"], "") == []
+    assert root_causes(["Root cause (traced run by run, logs attached):"], "") == []
+    assert root_causes(["The loader fails in the second epoch because of this call:"], "") == []
+
+
 def test_a_cause_the_author_has_not_found_is_no_root_cause() -> None:
     assert root_causes(["So far I do not know where to start looking for the root cause of the growth."], "") == []
     offer = "If you have an idea what the root cause could be, I can run more tests, but I do not know where to start."

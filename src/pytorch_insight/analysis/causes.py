@@ -311,8 +311,12 @@ def root_causes(
     quotes it; without `headed`, each must also have the role model's agreement."""
     found = []
     for sentence in sentences_found:
-        if lead_in(sentence) or code_only(sentence):
-            continue  # a lead-in to a repro or a log ("The following program triggers it because …:"), or its code
+        if lead_in(sentence):
+            # A lead-in to a repro or a log ("The following program triggers it because …:") says
+            # nothing once what it introduces is cut away, unless it names the cause before its colon.
+            sentence = cause_before_colon(sentence)
+        if not sentence or code_only(sentence):
+            continue
         marker = ROOT_CAUSE.search(sentence)
         if marker and not_a_cause(sentence, marker):
             continue
@@ -327,6 +331,29 @@ def root_causes(
             continue
         found.append(clause)
     return found
+
+
+# "The root cause is that for code like this:", "the issue is here:": the words after the marker
+# point at what follows the colon instead of naming the cause.
+POINTS_ONWARD = re.compile(
+    r"\b(?:like (?:this|so|these)|the following|as follows|below|here|this one|these (?:lines|steps))\W*$", re.I
+)
+STATED_ON = re.compile(r"\s*[\w`]")  # the marker runs on into words, not into a bracket or a dash
+
+
+def cause_before_colon(lead: str) -> str:
+    """The lead-in without its colon when it names the cause itself ("The root cause is the nested
+    loop in `merge_chunks`, which compares every pair:"), else empty: a plain "because", a marker
+    that heads what follows ("Root cause (measured step by step):"), or one the words after which
+    only point at what the colon introduces."""
+    said = lead.rstrip().removesuffix(":").rstrip()
+    marker = ROOT_CAUSE.search(said)
+    if marker is None or PLAIN_MARKER.fullmatch(marker.group(0)) or EFFECT_MARKER.match(marker.group(0)):
+        return ""
+    after = said[marker.end() :]
+    if not STATED_ON.match(after) or POINTS_ONWARD.search(after):
+        return ""
+    return said if len(after.split()) > CAUSE_CLAUSE_WORDS else ""
 
 
 def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
