@@ -5,6 +5,7 @@ every chat message because its fix PRs were closed)."""
 from __future__ import annotations
 
 from pytorch_insight.deliver.message import digest_of
+from pytorch_insight.model import Comment
 from tests.report.fixtures import report_of, week
 
 ISSUE = "github:pytorch/pytorch#1001"
@@ -30,6 +31,19 @@ def test_an_open_issue_with_closed_fix_prs_is_still_open_everywhere() -> None:
         digest = digest_of(report, 10, None)
         line = next(e.line for e in digest.entries if e.ref == "#1001")
         assert closed not in line and closed not in digest.overview
+
+
+def test_an_open_issue_a_comment_says_a_pr_addressed_quotes_it_instead_of_an_unknown_landing() -> None:
+    items = with_closed_fix()
+    said = Comment(id=7, author="maintainer", date="2026-04-10T09:00:00Z", body="Closing as addressed in #1002.")
+    for index, item in enumerate(items):
+        if item.number == 1001:
+            items[index] = item.model_copy(update={"comments": [*item.comments, said]})
+    for lang, unknown in (("en", "does not show whether"), ("zh", "无法确认是否已合入")):
+        entry = next(entry for entry in report_of(items, lang).focus if entry.id == ISSUE)
+        assert entry.analysis.fix_state == "unconfirmed"
+        assert "Closing as addressed in #1002" in entry.conclusion and unknown not in entry.conclusion
+        assert ("still open" if lang == "en" else "仍开放") in entry.conclusion
 
 
 def test_a_closed_issue_with_closed_fix_prs_is_closed() -> None:

@@ -173,6 +173,12 @@ class RuleAnalyser:
                     analysis.said_in[field] = item.id
             if analysis.fixed_said:
                 analysis.said_in["fixed_said"] = said_by
+        if state == "unconfirmed" and item.kind in ("issue", "rfc"):
+            # Still open, its fix PRs closed: a comment saying a PR addressed it tells what the
+            # states cannot ("Closing as addressed in #N" without the close).
+            analysis.fixed_said = fixed_said(item, context.profile, still_open=True)
+            if analysis.fixed_said:
+                analysis.said_in["fixed_said"] = item.id
         if state == "closed" and item.kind == "pull_request":
             analysis.relanded_by = [r.target for r in assessment.relations if r.type == "relanded_by"]
             analysis.picked_by = merged_picks(assessment, context)

@@ -100,6 +100,9 @@ class FixWords:
             # A PR titled after the same problem may be its fix though it names no issue: "no fix
             # PR referenced" is true and would mislead, so the report says what the data shows.
             return self.t("fix_none_similar", refs=self.join(self.pr_states(analysis.similar_prs))) + thread
+        if analysis.fix_state == "unconfirmed" and analysis.fixed_said:
+            # "does not show whether they landed" reads as false beside the comment that says so
+            return self.t("fix_unconfirmed_fixed_said", refs=refs, quote=analysis.fixed_said) + thread
         return self.t(f"fix_{analysis.fix_state}", refs=refs) + thread
 
     def pr_states(self, states: dict[str, str]) -> list[str]:

@@ -185,6 +185,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "still open; its fix PRs are closed on GitHub and the collected data does not show whether they "
         "landed: {refs}",
     },
+    "fix_unconfirmed_fixed_said": {
+        "zh": "问题在 GitHub 上仍开放；其修复 PR 已关闭：{refs}；讨论中有人说它已修复（“{quote}”）",
+        "en": "still open on GitHub; its fix PRs are closed: {refs}; a comment says it is fixed (“{quote}”)",
+    },
     "fix_referenced": {
         "zh": "引用它的 PR：{refs}",
         "en": "PRs that reference it: {refs}",
