@@ -3,12 +3,15 @@ never on a held-out week."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
+import numpy
 import pytest
 
 from pytorch_insight.config import load_profile
+from pytorch_insight.errors import ConfigError
 from pytorch_insight.learn.corpus import held_out_keys, read_corpus
 from pytorch_insight.learn.fit import fit_model, time_split
 from pytorch_insight.learn.run import fact_features, learn_from_files
@@ -103,12 +106,6 @@ def test_a_class_with_too_few_examples_is_not_learned_and_none_at_all_is_an_erro
 
 
 def test_the_written_weights_are_read_back_exactly_and_a_damaged_file_is_refused(learned, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    import gzip
-
-    import numpy
-
-    from pytorch_insight.errors import ConfigError
-
     fitted, path = learned
     model = read_model(path)
     assert numpy.array_equal(model.idf, numpy.asarray(fitted.model.idf))
