@@ -111,16 +111,21 @@ def test_the_written_weights_are_read_back_exactly_and_a_damaged_file_is_refused
     assert numpy.array_equal(model.idf, numpy.asarray(fitted.model.idf))
     assert numpy.array_equal(model.coef, numpy.asarray(fitted.model.coef).reshape(model.coef.shape))
     document = json.loads(gzip.decompress(path.read_bytes()))
+    # a model fitted before the weights were packed is read as it was written
+    former = tmp_path / "former.json"
+    listed = {"idf": numpy.asarray(fitted.model.idf).tolist(), "coef": numpy.asarray(fitted.model.coef).tolist()}
+    former.write_text(json.dumps({**document, **listed, "format": 1}), encoding="utf-8")
+    assert numpy.array_equal(read_model(former).coef, model.coef)
     damaged = {
-        "former": {**document, "format": 1, "idf": numpy.asarray(fitted.model.idf).tolist()},
         "short": {**document, "idf": document["idf"][:-32]},
         "not-base64": {**document, "coef": "weights?"},
+        "former-short": {**document, **listed, "format": 1, "idf": listed["idf"][:-1]},
+        "unknown": {**document, "format": 3},
     }
     for name, data in damaged.items():
         broken = tmp_path / f"{name}.json"
         broken.write_text(json.dumps(data), encoding="utf-8")
         with pytest.raises(ConfigError, match="severity model"):
             read_model(broken)
-    former = tmp_path / "former.json"
     with pytest.raises(ConfigError, match="pytorch-insight learn"):
-        read_model(former)
+        read_model(tmp_path / "unknown.json")

@@ -46,8 +46,10 @@ ENVIRONMENT = re.compile(
     r"(?ims)^\s{0,3}(?:#{1,6}\s*)?(?:(?:versions?|environment|collect_env|collecting environment information)\b|"
     r"pytorch version:)[^\n]*(?:\n.*)?\Z"
 )
-# 2: the weights are packed (`packed`); a file of 1 is refitted with `pytorch-insight learn`.
+# 2: the weights are packed (`packed`). A file of 1, its weights written as numbers (one a user
+# fitted before), is still read.
 FORMAT_VERSION = 2
+LISTED_FORMAT = 1
 # How the weights are packed: little-endian float64, the value each had when fitted.
 PACKED_DTYPE = "<f8"
 PACKAGED = "severity.json.gz"
@@ -122,15 +124,16 @@ class SeverityModel:  # cached_property needs the instance __dict__ a frozen dat
 
     @classmethod
     def from_dict(cls, data: dict) -> SeverityModel:
-        if (found := data.get("format")) != FORMAT_VERSION:
+        if (found := data.get("format")) not in (LISTED_FORMAT, FORMAT_VERSION):
             refit = "refit it: pytorch-insight learn"
             raise ConfigError(f"severity model format {found!r} is not {FORMAT_VERSION} ({refit})")
+        weights = listed if found == LISTED_FORMAT else unpacked
         vocabulary, classes = data["terms"], tuple(data["classes"])
         return cls(
             classes=classes,
             index={term: n for n, term in enumerate(vocabulary)},
-            idf=unpacked(data["idf"], len(vocabulary)),
-            coef=unpacked(data["coef"], len(classes) * len(vocabulary)).reshape(len(classes), -1),
+            idf=weights(data["idf"], len(vocabulary)),
+            coef=weights(data["coef"], len(classes) * len(vocabulary)).reshape(len(classes), -1),
             intercept=data["intercept"],
             platt=[tuple(pair) for pair in data["platt"]],  # type: ignore[misc]
             card=data.get("card", {}),
@@ -292,6 +295,14 @@ def unpacked(text: object, count: int) -> numpy.ndarray:
     if values.size != count:
         raise ValueError(f"{values.size} weights where the terms and classes need {count}")
     return values.astype(numpy.float64, copy=False)
+
+
+def listed(values: object, count: int) -> numpy.ndarray:
+    """The `count` weights of a file of the former format: numbers, a row of them per class."""
+    array = numpy.asarray(values, dtype=numpy.float64).ravel()
+    if array.size != count:
+        raise ValueError(f"{array.size} weights where the terms and classes need {count}")
+    return array
 
 
 def _text_limit(value: object) -> int:
