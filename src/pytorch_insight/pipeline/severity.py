@@ -292,17 +292,18 @@ def unpacked(text: object, count: int) -> numpy.ndarray:
         values = numpy.frombuffer(base64.b64decode(text, validate=True), dtype=PACKED_DTYPE)
     except (binascii.Error, ValueError):
         raise ValueError("weights are not packed float64 values") from None
-    if values.size != count:
-        raise ValueError(f"{values.size} weights where the terms and classes need {count}")
-    return values.astype(numpy.float64, copy=False)
+    return _counted(values.astype(numpy.float64, copy=False), count)
 
 
 def listed(values: object, count: int) -> numpy.ndarray:
     """The `count` weights of a file of the former format: numbers, a row of them per class."""
-    array = numpy.asarray(values, dtype=numpy.float64).ravel()
-    if array.size != count:
-        raise ValueError(f"{array.size} weights where the terms and classes need {count}")
-    return array
+    return _counted(numpy.asarray(values, dtype=numpy.float64).ravel(), count)
+
+
+def _counted(weights: numpy.ndarray, count: int) -> numpy.ndarray:
+    if weights.size != count:
+        raise ValueError(f"{weights.size} weights where the terms and classes need {count}")
+    return weights
 
 
 def _text_limit(value: object) -> int:
