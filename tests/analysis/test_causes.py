@@ -175,7 +175,7 @@ def test_a_lead_in_that_names_the_cause_before_its_colon_is_quoted_without_it() 
     blamed = "It looks like the problem is that the new linker drops the weak symbols of the plugin:"
     assert root_causes([blamed], "") == [blamed.removesuffix(":")]
     # words that point at what the colon introduces, a marker heading it, a plain "because"
-    assert root_causes(["The root cause is that for a loop like this:"], "") == []
+    assert root_causes(["The root cause is visible in the snippet below:"], "") == []
     assert root_causes(["Root cause (traced run by run, logs attached):"], "") == []
     assert root_causes(["The loader fails in the second epoch because of this call:"], "") == []
 

@@ -333,8 +333,8 @@ def root_causes(
     return found
 
 
-# "The root cause is that for code like this:", "the issue is here:": the words after the marker
-# point at what follows the colon instead of naming the cause.
+# "The root cause shows in a loop like this:", "the bug is here:": the words after the marker point
+# at what follows the colon instead of naming the cause.
 POINTS_ONWARD = re.compile(
     r"\b(?:like (?:this|so|these)|the following|as follows|below|here|this one|these (?:lines|steps))\W*$", re.I
 )
@@ -342,10 +342,10 @@ STATED_ON = re.compile(r"\s*[\w`]")  # the marker runs on into words, not into a
 
 
 def cause_before_colon(lead: str) -> str:
-    """The lead-in without its colon when it names the cause itself ("The root cause is the nested
-    loop in `merge_chunks`, which compares every pair:"), else empty: a plain "because", a marker
-    that heads what follows ("Root cause (measured step by step):"), or one the words after which
-    only point at what the colon introduces."""
+    """The lead-in without its colon when it names the cause itself ("The root cause is the cache
+    key, which leaves out the device index:"), else empty: a plain "because", a marker that heads
+    what follows ("Root cause (measured step by step):"), or one the words after which only point
+    at what the colon introduces."""
     said = lead.rstrip().removesuffix(":").rstrip()
     marker = ROOT_CAUSE.search(said)
     if marker is None or PLAIN_MARKER.fullmatch(marker.group(0)) or EFFECT_MARKER.match(marker.group(0)):

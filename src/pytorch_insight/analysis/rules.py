@@ -175,7 +175,7 @@ class RuleAnalyser:
                 analysis.said_in["fixed_said"] = said_by
         if state == "unconfirmed" and item.kind in ("issue", "rfc"):
             # Still open, its fix PRs closed: a comment saying a PR addressed it tells what the
-            # states cannot ("Closing as addressed in #N" without the close).
+            # states cannot ("addressed in #N, closing", and the close never came).
             analysis.fixed_said = fixed_said(item, context.profile, still_open=True)
             if analysis.fixed_said:
                 analysis.said_in["fixed_said"] = item.id
