@@ -191,11 +191,9 @@ HEDGED = re.compile(
 )
 
 
-def fixed_said(item: Item, profile: Profile, still_open: bool = False) -> str:
-    """The words of the last comment on a closed report (or, `still_open`, on one still open)
-    saying it is fixed, "" when none says so plainly (a hedge or a question is no statement)."""
-    if item.state != ("open" if still_open else "closed"):
-        return ""
+def fixed_said(item: Item, profile: Profile) -> str:
+    """The words of the last comment saying the report is fixed, "" when none says so plainly (a
+    hedge or a question is no statement)."""
     return last_said(item, profile.is_bot, said_fixed)
 
 

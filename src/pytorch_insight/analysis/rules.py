@@ -155,12 +155,6 @@ class RuleAnalyser:
             analyser=self.name,
         )
         if state in ("none", "closed") and item.kind in ("issue", "rfc"):
-            # A closed report's thread may say it is fixed, with or without linked PRs (by a
-            # dependency's release the data does not hold): "no landed fix" would then be false.
-            analysis.fixed_said = fixed_said(item, context.profile)
-            said_by = item.id
-            if not analysis.fixed_said and state == "closed":
-                analysis.fixed_said, said_by = fixed_said_by_tests(assessment, context)
             if not refs:
                 analysis.pr_named = pr_named(item.comments, context.profile)
                 analysis.pr_mentioned = "" if analysis.pr_named else pr_mentioned(item, context.profile)
@@ -171,14 +165,16 @@ class RuleAnalyser:
             for field in ("pr_named", "pr_mentioned", "pr_named_later"):
                 if getattr(analysis, field):
                     analysis.said_in[field] = item.id
+        if state in ("closed", "unconfirmed") and item.kind in ("issue", "rfc"):
+            # A report's thread may say it is fixed: closed, with or without linked PRs (by a
+            # dependency's release the data does not hold), or still open with its fix PRs closed
+            # ("addressed in #N, closing", and the close never came). "No landed fix" or "does not
+            # show whether they landed" would then be false.
+            analysis.fixed_said, said_by = fixed_said(item, context.profile), item.id
+            if not analysis.fixed_said and state == "closed":
+                analysis.fixed_said, said_by = fixed_said_by_tests(assessment, context)
             if analysis.fixed_said:
                 analysis.said_in["fixed_said"] = said_by
-        if state == "unconfirmed" and item.kind in ("issue", "rfc"):
-            # Still open, its fix PRs closed: a comment saying a PR addressed it tells what the
-            # states cannot ("addressed in #N, closing", and the close never came).
-            analysis.fixed_said = fixed_said(item, context.profile, still_open=True)
-            if analysis.fixed_said:
-                analysis.said_in["fixed_said"] = item.id
         if state == "closed" and item.kind == "pull_request":
             analysis.relanded_by = [r.target for r in assessment.relations if r.type == "relanded_by"]
             analysis.picked_by = merged_picks(assessment, context)
