@@ -1,6 +1,6 @@
 """How close the ranking comes to the experts' picks, per period and per week.
 
-    python benchmarks/judgement.py [--reader NAME] [--verbose] [--period NAME]
+    python benchmarks/judgement.py [--reader NAME] [--verbose] [--period NAME] [--models DIR]
 
 The ground truth is two independent expert passes per period: ../shared/data/judgements/ (the
 shared fortnight, items; a March and a June week, stories: an issue and its fix are one) or, in a
@@ -20,9 +20,11 @@ never saw that week.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -123,19 +125,19 @@ def load(path: Path) -> list[Item]:
     return items
 
 
-def held_out_picks(period: Period, weeks: dict[Path, LabelledWeek], folder: Path) -> Profile:
-    """The pytorch profile with a pick model fitted on every labelled week but the period's own data,
-    and no red model."""
-    profile = load_profile("pytorch")
+def held_out_picks(period: Period, weeks: dict[Path, LabelledWeek], folder: Path, base: Profile) -> Profile:
+    """`base` with a pick model fitted on every labelled week but the period's own data (kept in
+    `folder`), and no red model: the scores the red model reads, those from before the `high` class
+    moves them."""
     path = folder / f"picks-without-{period.data.stem}.json.gz"
     if not path.exists():
         kept = [week for data, week in weeks.items() if data != period.data]
         # The card's weeks are what the reasons count ("learned ... in 45 labelled weeks").
         write_picks(replace(fit_picks(kept), card={"weeks": [week.name for week in kept]}), path)
-    picks = profile.judgement.picks.model_copy(update={"model": str(path)})
-    red = profile.judgement.red.model_copy(update={"cap": 0})
-    judgement = profile.judgement.model_copy(update={"picks": picks, "red": red})
-    return profile.model_copy(update={"judgement": judgement})
+    picks = base.judgement.picks.model_copy(update={"model": str(path), "high_weight": 0.0})
+    red = base.judgement.red.model_copy(update={"cap": 0})
+    judgement = base.judgement.model_copy(update={"picks": picks, "red": red})
+    return base.model_copy(update={"judgement": judgement})
 
 
 def red_week(period: Period, profile: Profile) -> RedWeek:
@@ -158,31 +160,41 @@ def red_week(period: Period, profile: Profile) -> RedWeek:
     )
 
 
-def held_out_profile(period: Period, profile: Profile, reds: dict[str, tuple[Path, RedWeek]], folder: Path) -> Profile:
+def held_out_profile(
+    period: Period, profile: Profile, reds: dict[str, tuple[Path, RedWeek]], folder: Path, base: Profile
+) -> Profile:
     """`profile` (its pick model held out of the period) with a red model fitted on every labelled
-    week but the period's own data."""
-    shipped = load_profile("pytorch").judgement.red
+    week but the period's own data (kept in `folder`), and `base`'s weight of the `high` class back."""
+    shipped = base.judgement
     path = folder / f"red-without-{period.data.stem}.json.gz"
     if not path.exists():
         kept = [week for data, week in reds.values() if data != period.data]
-        write_red(fit_red(kept, (shipped.cap, shipped.floor)), path)
-    red = shipped.model_copy(update={"model": str(path)})
-    judgement = profile.judgement.model_copy(update={"red": red})
+        write_red(fit_red(kept, (shipped.red.cap, shipped.red.floor)), path)
+    red = shipped.red.model_copy(update={"model": str(path)})
+    picks = profile.judgement.picks.model_copy(update={"high_weight": shipped.picks.high_weight})
+    judgement = profile.judgement.model_copy(update={"picks": picks, "red": red})
     return profile.model_copy(update={"judgement": judgement})
 
 
-def held_out_weeks(chosen: list[Period], folder: Path) -> dict[str, Profile]:
-    """Each chosen period's profile with both models held out of it; the red model learns from every
-    week (the fortnight as its two weeks), each read with a pick model that never saw it."""
+def held_out_weeks(
+    chosen: list[Period], folder: Path, base: Profile | None = None, red_folder: Path | None = None
+) -> dict[str, Profile]:
+    """Each chosen period's profile (`base`, the pytorch profile by default) with both models held
+    out of it; the red model learns from every week (the fortnight as its two weeks), each read with
+    a pick model that never saw it. The red models are kept in `red_folder` (`folder` by default):
+    they read the scores the pick weight moves, the pick models do not."""
+    base = base or load_profile("pytorch")
+    red_folder = red_folder or folder
+    red_folder.mkdir(parents=True, exist_ok=True)
     every = periods()
     weeks = {period.data: read_week(period.data, period.picks) for period in every}
-    picks = {period.name: held_out_picks(period, weeks, folder) for period in every}
+    picks = {period.name: held_out_picks(period, weeks, folder, base) for period in every}
     reds = {
         period.name: (period.data, red_week(period, picks[period.name]))
         for period in every
         if period.name.startswith("week")
     }
-    return {period.name: held_out_profile(period, picks[period.name], reds, folder) for period in chosen}
+    return {period.name: held_out_profile(period, picks[period.name], reds, red_folder, base) for period in chosen}
 
 
 def judge(period: Period, profile: Profile, reader: str | None, verbose: bool) -> dict[str, int | None]:
@@ -241,15 +253,31 @@ def judge(period: Period, profile: Profile, reader: str | None, verbose: bool) -
     }
 
 
+MODELS_HELP = "keep the held-out models in this folder and reuse those already there (refit after a change they read)"
+
+
+@contextlib.contextmanager
+def models_folder(kept: Path | None) -> Iterator[Path]:
+    """Where the held-out models are fitted: `kept` (made if missing, its models reused), or a
+    temporary folder."""
+    if kept is not None:
+        kept.mkdir(parents=True, exist_ok=True)
+        yield kept
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        yield Path(folder)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reader", default=None)
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.add_argument("--period", default=None, help="only periods whose name contains this")
+    parser.add_argument("--models", type=Path, help=MODELS_HELP)
     args = parser.parse_args()
     chosen = [period for period in periods() if not args.period or args.period in period.name]
-    with tempfile.TemporaryDirectory() as folder:
-        profiles = held_out_weeks(chosen, Path(folder))
+    with models_folder(args.models) as folder:
+        profiles = held_out_weeks(chosen, folder)
         scores = {period.name: judge(period, profiles[period.name], args.reader, args.verbose) for period in chosen}
     print_totals({name: found for name, found in scores.items() if name.startswith("week")})
     return 0

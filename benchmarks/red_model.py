@@ -1,6 +1,6 @@
 """Refit the shipped red model on every labelled week (run it after benchmarks/pick_model.py).
 
-    python benchmarks/red_model.py [--out PATH]
+    python benchmarks/red_model.py [--out PATH] [--models DIR]
 
 Each week's rows are read with a pick model fitted without that week, as in benchmarks/judgement.py,
 which ranks each week with a red model fitted without it: the shipped one is fitted on all of them,
@@ -12,10 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
 
-from judgement import held_out_picks, periods, red_week
+from judgement import MODELS_HELP, held_out_picks, models_folder, periods, red_week
 
 from pytorch_insight.config import load_profile
 from pytorch_insight.learn.pick_model import read_week
@@ -28,16 +27,18 @@ OUT = Path(__file__).resolve().parents[1] / "src" / "pytorch_insight" / "models"
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--models", type=Path, help=MODELS_HELP)
     args = parser.parse_args()
     every = periods()
     weeks = {period.data: read_week(period.data, period.picks) for period in every}
-    with tempfile.TemporaryDirectory() as folder:
+    profile = load_profile("pytorch")
+    with models_folder(args.models) as folder:
         reds = [
-            red_week(period, held_out_picks(period, weeks, Path(folder)))
+            red_week(period, held_out_picks(period, weeks, folder, profile))
             for period in every
             if period.name.startswith("week")  # the fortnight counts as its two weeks
         ]
-    red = load_profile("pytorch").judgement.red
+    red = profile.judgement.red
     model = fit_red(reds, (red.cap, red.floor))
     write_red(model, args.out)
     print(json.dumps({key: value for key, value in model.card.items() if key != "weeks"}))

@@ -108,7 +108,9 @@ class Ranking(BaseModel):
 class Picks(BaseModel):
     """The pick model (learn/pick_model.py): what experts chose in the weeks they labelled. Its
     log-odds, times `weight`, add to the score of an item below high priority once priorities are set;
-    from `promote` on, a low item becomes medium and the reason says why.
+    from `promote` on, a low item becomes medium and the reason says why. Once the red list is set,
+    the log-odds of its `high` class (that experts would give the item high priority), times
+    `high_weight`, move each item left below high.
     A weight of 0 leaves it out: a model learned on one community's weeks is that community's."""
 
     # A setting this version no longer has (the former `raise_high`, `high_floor`, ...) is named, not ignored.
@@ -116,6 +118,7 @@ class Picks(BaseModel):
 
     weight: float = 0.0
     promote: float = 1.0
+    high_weight: float = 0.0
     model: str | None = None  # a model file; the shipped one by default
 
 

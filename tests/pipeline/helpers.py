@@ -10,6 +10,14 @@ from pytorch_insight.pipeline import Assessment, assess
 from pytorch_insight.pipeline.features import extract_features
 
 PROFILE: Profile = load_profile("pytorch")
+# The rules alone: no pick model, and so no red model (it reads the pick model's numbers).
+RULES: Profile = PROFILE.model_copy(
+    update={
+        "judgement": PROFILE.judgement.model_copy(
+            update={"picks": PROFILE.judgement.picks.model_copy(update={"weight": 0.0})}
+        )
+    }
+)
 
 
 def item(

@@ -23,11 +23,13 @@ from pytorch_insight.pipeline.picks import (
     pick_tags,
     read_picks,
     reading_tags,
+    weigh_high,
     weigh_pick,
     write_picks,
 )
 from pytorch_insight.pipeline.rank import story_kinds
 from pytorch_insight.pipeline.reasons import reason
+from pytorch_insight.pipeline.red import RedModel, write_red
 from pytorch_insight.pipeline.severity import SeverityModel, write_model
 from tests.pipeline.helpers import PROFILE, assessment, item, texts
 
@@ -80,6 +82,55 @@ def test_a_likely_pick_below_the_medium_bar_becomes_medium_and_says_why() -> Non
     assert texts(a.reasons) == [
         "a model learned from experts' picks in 3 labelled weeks rates it a likely pick (p=0.90)"
     ]
+
+
+def test_below_high_the_high_class_moves_the_score_and_a_likely_high_says_so() -> None:
+    settings = SETTINGS.model_copy(update={"high_weight": 0.5})
+    likely = assessment(item(1, "a scheduler pass"))
+    likely.score, likely.pick_high, likely.priority = 2.0, 0.8, "medium"
+    weigh_high(likely, settings, 3)
+    assert likely.score == pytest.approx(2.0 + 0.5 * math.log(0.8 / 0.2), abs=1e-3)
+    assert texts(likely.reasons) == [
+        "a model learned from the priorities experts gave in 3 labelled weeks rates it likely high priority"
+        " (p=0.80), which moves it up the list"
+    ]
+    unlikely = assessment(item(2, "a typo"))
+    unlikely.score, unlikely.pick_high, unlikely.priority = 2.0, 0.2, "low"
+    weigh_high(unlikely, settings, 3)
+    assert unlikely.score < 2.0 and unlikely.reasons == []
+
+
+@pytest.mark.parametrize("case", ["high already", "no weight", "no high class"])
+def test_what_the_high_class_leaves_alone(case: str) -> None:
+    a = assessment(item(1, "a scheduler pass"))
+    a.score, a.pick_high, a.priority = 2.0, 0.9, "medium"
+    settings = SETTINGS.model_copy(update={"high_weight": 0.5})
+    if case == "high already":
+        a.priority = "high"
+    elif case == "no weight":
+        settings = SETTINGS
+    else:
+        a.pick_high = None
+    weigh_high(a, settings, 3)
+    assert a.score == 2.0 and a.reasons == []
+
+
+def test_the_red_list_reads_the_scores_from_before_the_high_class_moves_them(tmp_path: Path) -> None:
+    picks, red = tmp_path / "picks.json.gz", tmp_path / "red.json.gz"
+    # The `picked` class reads neither item's words (even odds for both): only the `high` class tells them apart.
+    write_picks(PickModel(part(PICKED, {"unread": 0, "typo": 1}), part(HIGH), {"weeks": ["a"]}), picks)
+    # A red list of one story, the best scored: it must take the stated crash, whatever the high
+    # class makes of the other item afterwards.
+    write_red(RedModel(("score",), (0.0,), (1.0,), (1.0,), 0.0, 0.0, {"weeks": ["a"]}), red)
+    profile = PROFILE.model_copy(deep=True)
+    moved = profile.judgement.picks.model_copy(update={"model": str(picks), "high_weight": 50.0})
+    capped = profile.judgement.red.model_copy(update={"model": str(red), "cap": 1, "floor": 0})
+    profile.judgement = profile.judgement.model_copy(update={"picks": moved, "red": capped})
+    crash = item(1, "Segmentation fault when the loader exits", "The process segfaults on exit.")
+    plain = item(2, "a scheduler pass", "It reorders the passes.")
+    ranked = {a.item.number: a for a in assess([crash, plain], profile)}
+    assert ranked[1].priority == "high" and ranked[2].priority != "high"
+    assert ranked[2].score > ranked[1].score  # moved after the red list was set
 
 
 @pytest.mark.parametrize("case", ["noise", "duplicate", "weighed below a thread", "no weight", "not read"])

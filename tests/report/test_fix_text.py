@@ -293,6 +293,8 @@ def test_a_closed_report_a_pr_of_the_data_names_is_not_said_to_have_no_fix_pr() 
         title="Prefix sums of a very long tensor come out wrong",
         body="The running total is wrong past two billion elements.",
     )
+    # A triager's high priority makes the report carry its story whatever the models make of the PR.
+    bug = bug.model_copy(update={"labels": ["high priority"]})
     change = item(57, "Use a 64-bit index in the scan kernel", "For #56\n\nThe index type is a template parameter.")
     change = change.model_copy(update={"kind": "pull_request", "state": "closed"})
     entry = focus_entry([bug, change], 56)

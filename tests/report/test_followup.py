@@ -47,13 +47,14 @@ FOCUS_MAKEUP = {
             ("pytorch/pytorch", "pull_request", "closed"): 4,
             ("pytorch/helion", "pull_request", "closed"): 1,
             ("pytorch/kineto", "issue", "open"): 1,
+            ("pytorch/executorch", "pull_request", "merged"): 1,
         }
     ),
 }
-# The generalist reader weighs the compiler areas less, and an executorch change enters its focus;
-# the compiler reader's stories all stay in it.
-GENERALIST_ONLY = Counter({("pytorch/executorch", "pull_request", "merged"): 1})
-COMPILER_ONLY: Counter[tuple[str, str, str]] = Counter()
+# The generalist reader weighs the compiler areas less: one torchtitan change leaves its focus, and
+# no story enters it that the compiler reader's lacks.
+GENERALIST_ONLY: Counter[tuple[str, str, str]] = Counter()
+COMPILER_ONLY = Counter({("pytorch/torchtitan", "pull_request", "merged"): 1})
 FOCUS_MAKEUP["generalist"] = FOCUS_MAKEUP["compiler"] - COMPILER_ONLY + GENERALIST_ONLY
 
 

@@ -35,6 +35,9 @@ FLOOR = 0.01
 # write-up. The labelled weeks show at most ~1,500 characters of a thread, so a longer one reads as
 # the last step, as it does at report time.
 LENGTHS = ((300, "short"), (1000, "paragraph"))
+# From this probability of the `high` class on, an item below high says the model moved it up: even
+# odds that an expert would call it high.
+LIKELY_HIGH = 0.5
 # A class of the triage model counts as read at this probability: its classes are rare, and one a
 # description leans to well below even odds still tells. Set once, not tuned on the labelled weeks.
 TRIAGE_TAG = 0.25
@@ -145,3 +148,16 @@ def weigh_pick(assessment: Assessment, settings: Picks, weeks: int, base: float)
     assessment.reasons.append(reason("picked-like", p=f"{p:.2f}", weeks=weeks))
     if assessment.priority == "low" and raisable(assessment, base):
         assessment.priority = "medium"
+
+
+def weigh_high(assessment: Assessment, settings: Picks, weeks: int) -> None:
+    """Move an item the red list left below high by the log-odds that experts would give it high
+    priority (times `high_weight`): of the stories below the red list, one experts would call high
+    reads before one they would only pick. The red model reads the scores from before this move, as
+    it was fitted; a likely high one says why it moved."""
+    p = assessment.pick_high
+    if p is None or not settings.high_weight or assessment.priority == "high":
+        return
+    assessment.score = round(assessment.score + settings.high_weight * log_odds(p), 3)
+    if p >= LIKELY_HIGH:
+        assessment.reasons.append(reason("high-like", p=f"{p:.2f}", weeks=weeks))

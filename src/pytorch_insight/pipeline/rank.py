@@ -18,7 +18,7 @@ from pytorch_insight.model import short_ref
 from pytorch_insight.pipeline.assessment import Assessment, TextSignals
 from pytorch_insight.pipeline.features import KeywordSet
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS
-from pytorch_insight.pipeline.picks import load_picks, weigh_pick
+from pytorch_insight.pipeline.picks import load_picks, weigh_high, weigh_pick
 from pytorch_insight.pipeline.reasons import FACT_NAMES, Reason, fact_reason, joined, quotes_sentence, reason
 from pytorch_insight.pipeline.red import load_red, mark_red
 from pytorch_insight.pipeline.references import partial_fix
@@ -374,6 +374,8 @@ def rank(
             days = (window.until - window.since).days + 1 if window else 0
             limits = (red.cap * (days or 7) // 7, red.floor * days // 7)
             mark_red(assessments, load_red(red.model), limits, profile.ranking.base, blocked, kept)
+        for assessment in assessments:
+            weigh_high(assessment, picks, weeks)
     ordered = sorted(assessments, key=lambda a: (a.priority != "high", -a.score, a.id))
     for position, assessment in enumerate(ordered, start=1):
         assessment.rank = position

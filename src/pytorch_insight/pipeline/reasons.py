@@ -67,6 +67,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "a model learned from experts' picks in {weeks} labelled weeks rates it a likely pick (p={p})",
         "zh": "由 {weeks} 个已标注周的专家选题学到的模型认为它很可能入选（p={p}）",
     },
+    "high-like": {
+        "en": "a model learned from the priorities experts gave in {weeks} labelled weeks rates it likely high "
+        "priority (p={p}), which moves it up the list",
+        "zh": "由 {weeks} 个已标注周的专家优先级学到的模型认为它很可能是高优先级（p={p}），因此在列表中上移",
+    },
     "red-like": {
         "en": "a model learned from the experts' red stories in {weeks} labelled weeks rates it p={p}, at or above "
         "the bar of {bar} at which it finds {share} of them",
