@@ -61,6 +61,10 @@ def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the
         "It shares its root cause with #4242.",
         "This is the sparse-layout counterpart of #4242 and shares its root cause.",
         "Other entry points hit it too, and #4242 is the hanging variant of the same root cause.",
+        # a link to some lines of code points at the cause without naming it
+        "The failed check is caused by: https://github.com/example/lib/blob/0a1b2c/src/fuse.py#L40-L44; Notes",
+        # a label over the cause, not the cause
+        "Root cause & analysis",
         # why other callers are hit too, not what goes wrong
         "The pooling wrappers hit it the same way, because each wrapper forwards to the shared helper.",
         "Pooling is also affected because it shares the same dispatch path.",
@@ -117,8 +121,14 @@ def test_a_stated_cause_is_still_one() -> None:
     assert root_causes([sentence], "") == [sentence]
     crashed = "We run the job on eight GPUs and it crashes because the buffer is freed twice."
     assert root_causes([crashed], "") != []
+    # the change that brought it, named by its number or its address
+    for culprit in ("#5151", "https://github.com/example/lib/pull/5151"):
+        regressed = f"The slowdown on the small shapes is caused by {culprit}."
+        assert root_causes([regressed], "") == [regressed]
     explained = "The reason why is the scheduler assumes dense layouts when it reuses a buffer."
     assert root_cause_sentences([parse_body(f"It fails on sparse outputs. {explained}")], [])[0] == [explained]
+    labelled = "Root cause: the pool hands out a freed block."
+    assert root_causes([labelled], "") == [labelled]
     blamed = "The fused epilogue path is the culprit."
     assert root_cause_sentences([parse_body(f"It fails on odd sizes. {blamed}")], [])[0] == [blamed]
     assert root_cause_sentences([parse_body("It fails on odd sizes. This is the problem.")], []) == ([], False)

@@ -117,6 +117,9 @@ def test_failing_code_that_is_itself_a_way_around_another_limit_is_no_workaround
     assert names_workaround("You can use the eager backend until the kernel is fixed.")
     # a workaround in the code's history explains the code; a user applies none
     assert not names_workaround("The path still passes no workspace, from an earlier FP16 workaround in the library.")
+    # someone else's workaround named and not told; told, it is one
+    assert not names_workaround("A downstream package asked for this report to learn whether its workaround can go.")
+    assert names_workaround("Their workaround is to pin the previous wheel until the fix lands.")
 
 
 def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description() -> None:

@@ -86,6 +86,15 @@ NEGATED_CAUSE = re.compile(r"\b(?:not|never|n't|no longer)\s+(?:\w+\s+)?$", re.I
 POINTER_CAUSE = re.compile(
     r"\b(?:shares?\s+(?:its\s+|the\s+|a\s+)?root cause|same\s+root cause|counterpart of\s+#\d+)\b", re.I
 )
+# "which is caused by: <a link to some lines of code>;": the cause pointed at, not named in words. A
+# reference to an issue or PR ("caused by #N", or its URL) names the change that brought it and is kept.
+LINK_CAUSE = re.compile(r"\W*+https?://(?![^\s;,]*/(?:issues|pull)/\d)[^\s;,]++\s*+(?:[;.,]|$)")
+# "Root cause + rationale", "Root cause analysis" on a line of its own: a label over what follows.
+CAUSE_LABEL = re.compile(
+    r"^\W*root[ -]causes?(?:\s*+(?:[+&/,-]|and|analysis|summary|rationale|details|notes?|explanation|"
+    r"discussion|investigation))*+\W*$",
+    re.I,
+)
 # "I do not know where to start to isolate the root cause", "the cause is still unclear": a cause
 # the author has not found.
 UNKNOWN_CAUSE = re.compile(
@@ -378,6 +387,8 @@ def not_a_cause(sentence: str, marker: re.Match[str]) -> bool:
         or ABANDONED.search(sentence[: marker.end()])
         or NEGATED_CAUSE.search(sentence[max(0, marker.start() - 30) : marker.start()])
         or POINTER_CAUSE.search(sentence)
+        or LINK_CAUSE.match(sentence, marker.end())
+        or CAUSE_LABEL.match(sentence)
         or UNKNOWN_CAUSE.search(sentence)
         or REQUEST.search(before)
         or CHANGE_REASON.search(before)

@@ -125,10 +125,16 @@ IN_THE_CODE = re.compile(
 )
 
 
+# "...so they can tell whether their workaround is temporary": someone else's workaround, named and not
+# told; kept when the words go on to say what it is ("their workaround is to pin the older wheel").
+NOT_TOLD = re.compile(r"\b(?:their|its|his|her)\s+work-?arounds?\b(?!\s*(?::|(?:is|was)\s+(?:to\b|\w+ing\b)))", re.I)
+
+
 def names_workaround(sentence: str) -> bool:
     return (
         bool(WORKAROUND.search(sentence))
         and not IN_THE_CODE.search(sentence)
+        and not NOT_TOLD.search(sentence)
         and not REQUEST.search(sentence)
         and not ANOTHER_LIMIT.search(sentence)
         and not ANNOUNCED.match(sentence)
