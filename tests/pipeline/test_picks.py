@@ -100,7 +100,7 @@ def test_below_high_the_high_class_moves_the_score_and_a_likely_high_says_so() -
     assert unlikely.score < 2.0 and unlikely.reasons == []
 
 
-@pytest.mark.parametrize("case", ["high already", "no weight", "no high class"])
+@pytest.mark.parametrize("case", ["high already", "no weight", "no high class", "even odds"])
 def test_what_the_high_class_leaves_alone(case: str) -> None:
     a = assessment(item(1, "a scheduler pass"))
     a.score, a.pick_high, a.priority = 2.0, 0.9, "medium"
@@ -109,8 +109,10 @@ def test_what_the_high_class_leaves_alone(case: str) -> None:
         a.priority = "high"
     elif case == "no weight":
         settings = SETTINGS
-    else:
+    elif case == "no high class":
         a.pick_high = None
+    else:
+        a.pick_high = 0.5  # its log-odds move nothing, so no reason says it moved
     weigh_high(a, settings, 3)
     assert a.score == 2.0 and a.reasons == []
 

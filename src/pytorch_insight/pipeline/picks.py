@@ -35,8 +35,8 @@ FLOOR = 0.01
 # write-up. The labelled weeks show at most ~1,500 characters of a thread, so a longer one reads as
 # the last step, as it does at report time.
 LENGTHS = ((300, "short"), (1000, "paragraph"))
-# From this probability of the `high` class on, an item below high says the model moved it up: even
-# odds that an expert would call it high.
+# Above this probability of the `high` class, an item below high says the model moved it up: better
+# than even odds that an expert would call it high (at even odds its log-odds move nothing).
 LIKELY_HIGH = 0.5
 # A class of the triage model counts as read at this probability: its classes are rare, and one a
 # description leans to well below even odds still tells. Set once, not tuned on the labelled weeks.
@@ -159,5 +159,5 @@ def weigh_high(assessment: Assessment, settings: Picks, weeks: int) -> None:
     if p is None or not settings.high_weight or assessment.priority == "high":
         return
     assessment.score = round(assessment.score + settings.high_weight * log_odds(p), 3)
-    if p >= LIKELY_HIGH:
+    if p > LIKELY_HIGH:
         assessment.reasons.append(reason("high-like", p=f"{p:.2f}", weeks=weeks))
