@@ -176,15 +176,13 @@ def held_out_profile(
     return profile.model_copy(update={"judgement": judgement})
 
 
-def held_out_weeks(
-    chosen: list[Period], folder: Path, base: Profile | None = None, red_folder: Path | None = None
-) -> dict[str, Profile]:
+def held_out_weeks(chosen: list[Period], folder: Path, base: Profile | None = None) -> dict[str, Profile]:
     """Each chosen period's profile (`base`, the pytorch profile by default) with both models held
     out of it; the red model learns from every week (the fortnight as its two weeks), each read with
-    a pick model that never saw it. The red models are kept in `red_folder` (`folder` by default):
-    they read the scores the pick weight moves, the pick models do not."""
+    a pick model that never saw it. The red models are kept apart for each pick weight: they read
+    the scores it moves, the pick models do not."""
     base = base or load_profile("pytorch")
-    red_folder = red_folder or folder
+    red_folder = folder / f"red-at-weight-{base.judgement.picks.weight:g}"
     red_folder.mkdir(parents=True, exist_ok=True)
     every = periods()
     weeks = {period.data: read_week(period.data, period.picks) for period in every}

@@ -50,7 +50,7 @@ def main() -> int:
     with models_folder(args.models) as folder:
         for weight in args.weights:
             base = with_picks(shipped, weight=weight)
-            profiles = held_out_weeks(weeks, folder, base, folder / f"red-at-weight-{weight:g}")
+            profiles = held_out_weeks(weeks, folder, base)
             for high in args.high_weights:
                 found[weight, high] = {}
                 for period in weeks:
