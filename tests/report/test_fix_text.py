@@ -442,6 +442,21 @@ def test_only_the_fixes_that_landed_are_said_to_have_landed() -> None:
     assert "its fixes #66, #67 have landed" in " ".join(theme.text for theme in report.overview.themes)
 
 
+def test_several_fixes_under_review_or_closed_are_said_in_the_plural() -> None:
+    hangs = "The loader hangs forever when a worker exits early."
+    bug = item(90, "The loader deadlocks when a worker exits", hangs, labels=["high priority"])
+    fixes = [
+        item(n, f"Fix the loader deadlock, take {n - 90}", "Fixes #90", kind="pull_request", state=state)
+        for n, state in ((91, "open"), (92, "open"))
+    ]
+    report = report_of([bug, *fixes], window=WINDOW)
+    assert "its fixes #91, #92 are still under review" in " ".join(theme.text for theme in report.overview.themes)
+    closed = [fix.model_copy(update={"state": "closed"}) for fix in fixes]
+    report = report_of([bug, *closed], window=WINDOW)
+    said = " ".join(theme.text for theme in report.overview.themes)
+    assert "its fixes #91, #92 are closed on GitHub, landing not shown in the data" in said
+
+
 def test_a_problem_named_by_a_label_is_said_to_be_triaged_not_stated() -> None:
     # The change's own words state no problem the rules read: its triage label names it.
     fix = item(52, "Check the index before the gather", "Fixes #51", kind="pull_request", labels=["module: crash"])

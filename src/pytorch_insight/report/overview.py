@@ -155,19 +155,18 @@ class OverviewWriter:
                 return say(closed, ref=ref, title=title)
             return say("ov_change_merged" if merged else "ov_change_open", ref=ref, title=title)
         fix = self.refs(analysis.fix_refs)
+        many = "_many" if len(analysis.fix_refs) > 1 else ""  # "its fixes #1, #2 are ..."
         if state == "landed":
-            return say(
-                "ov_issue_fixed_many" if len(analysis.fix_refs) > 1 else "ov_issue_fixed", ref=ref, title=title, fix=fix
-            )
+            return say(f"ov_issue_fixed{many}", ref=ref, title=title, fix=fix)
         if state == "open" and fix:
-            return say("ov_issue_fixing", ref=ref, title=title, fix=fix)
+            return say(f"ov_issue_fixing{many}", ref=ref, title=title, fix=fix)
         if state == "closed":
             if analysis.fixed_said and not self.said_of_itself(analysis, "fixed_said", entry.id):
                 by = self.ref(analysis.said_in["fixed_said"])  # a PR naming it, not a comment, says so
                 return say("ov_issue_closed_fixed_said_by", ref=ref, title=title, by=by)
             return say("ov_issue_closed_fixed_said" if analysis.fixed_said else "ov_issue_closed", ref=ref, title=title)
         if state == "unconfirmed" and fix:  # still open, its fix PRs closed: never "no fix PR"
-            return say("ov_issue_fix_closed", ref=ref, title=title, fix=fix)
+            return say(f"ov_issue_fix_closed{many}", ref=ref, title=title, fix=fix)
         if state == "referenced":
             return say("ov_issue_referenced", ref=ref, title=title, fix=self.refs(list(analysis.fix_ref_states)))
         if analysis.pr_named or analysis.pr_mentioned or analysis.pr_named_later:  # "no fix PR" would read false

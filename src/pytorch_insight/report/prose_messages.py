@@ -98,9 +98,17 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "{ref} 报告了{title}{whom}，修复 {fix} 仍在审阅、尚未合入",
         "en": "{ref} reported {title}{whom}; its fix {fix} is still under review",
     },
+    "ov_issue_fixing_many": {
+        "zh": "{ref} 报告了{title}{whom}，修复 {fix} 仍在审阅、尚未合入",
+        "en": "{ref} reported {title}{whom}; its fixes {fix} are still under review",
+    },
     "ov_issue_fix_closed": {
         "zh": "{ref} 报告了{title}{whom}，其修复 {fix} 已在 GitHub 上关闭，数据中看不出是否合入",
         "en": "{ref} reported {title}{whom}; its fix {fix} is closed on GitHub, landing not shown in the data",
+    },
+    "ov_issue_fix_closed_many": {
+        "zh": "{ref} 报告了{title}{whom}，其修复 {fix} 已在 GitHub 上关闭，数据中看不出是否合入",
+        "en": "{ref} reported {title}{whom}; its fixes {fix} are closed on GitHub, landing not shown in the data",
     },
     "ov_issue_open": {
         "zh": "{ref} 报告了{title}{whom}，收集到的数据中未见修复 PR",
