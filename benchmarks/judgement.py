@@ -26,6 +26,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,13 +126,20 @@ def load(path: Path) -> list[Item]:
     return items
 
 
-def held_out_picks(period: Period, weeks: dict[Path, LabelledWeek], folder: Path, base: Profile) -> Profile:
+@cache
+def labelled_weeks() -> dict[Path, LabelledWeek]:
+    """Every period's items as the pick model reads them, read once and only when a model is fitted
+    (held-out models kept in a folder need none)."""
+    return {period.data: read_week(period.data, period.picks) for period in periods()}
+
+
+def held_out_picks(period: Period, folder: Path, base: Profile) -> Profile:
     """`base` with a pick model fitted on every labelled week but the period's own data (kept in
     `folder`), and no red model: the scores the red model reads, those from before the `high` class
     moves them."""
     path = folder / f"picks-without-{period.data.stem}.json.gz"
     if not path.exists():
-        kept = [week for data, week in weeks.items() if data != period.data]
+        kept = [week for data, week in labelled_weeks().items() if data != period.data]
         # The card's weeks are what the reasons count ("learned ... in 45 labelled weeks").
         write_picks(replace(fit_picks(kept), card={"weeks": [week.name for week in kept]}), path)
     picks = base.judgement.picks.model_copy(update={"model": str(path), "high_weight": 0.0})
@@ -185,8 +193,7 @@ def held_out_weeks(chosen: list[Period], folder: Path, base: Profile | None = No
     red_folder = folder / f"red-at-weight-{base.judgement.picks.weight:g}"
     red_folder.mkdir(parents=True, exist_ok=True)
     every = periods()
-    weeks = {period.data: read_week(period.data, period.picks) for period in every}
-    picks = {period.name: held_out_picks(period, weeks, folder, base) for period in every}
+    picks = {period.name: held_out_picks(period, folder, base) for period in every}
     reds = {
         period.name: (period.data, red_week(period, picks[period.name]))
         for period in every

@@ -17,7 +17,6 @@ from pathlib import Path
 from judgement import MODELS_HELP, held_out_picks, models_folder, periods, red_week
 
 from pytorch_insight.config import load_profile
-from pytorch_insight.learn.pick_model import read_week
 from pytorch_insight.learn.red_model import fit_red
 from pytorch_insight.pipeline.red import write_red
 
@@ -30,11 +29,10 @@ def main() -> int:
     parser.add_argument("--models", type=Path, help=MODELS_HELP)
     args = parser.parse_args()
     every = periods()
-    weeks = {period.data: read_week(period.data, period.picks) for period in every}
     profile = load_profile("pytorch")
     with models_folder(args.models) as folder:
         reds = [
-            red_week(period, held_out_picks(period, weeks, folder, profile))
+            red_week(period, held_out_picks(period, folder, profile))
             for period in every
             if period.name.startswith("week")  # the fortnight counts as its two weeks
         ]
