@@ -86,10 +86,10 @@ NEGATED_CAUSE = re.compile(r"\b(?:not|never|n't|no longer)\s+(?:\w+\s+)?$", re.I
 POINTER_CAUSE = re.compile(
     r"\b(?:shares?\s+(?:its\s+|the\s+|a\s+)?root cause|same\s+root cause|counterpart of\s+#\d+)\b", re.I
 )
-# "which is caused by: <a link to some lines of code>;": the cause pointed at, not named in words. A
+# "The error is caused by <a link to some lines of code>.": the cause pointed at, not named in words. A
 # reference to an issue or PR ("caused by #N", or its URL) names the change that brought it and is kept.
 LINK_CAUSE = re.compile(r"\W*+https?://(?![^\s;,]*/(?:issues|pull)/\d)[^\s;,]++\s*+(?:[;.,]|$)")
-# "Root cause + rationale", "Root cause analysis" on a line of its own: a label over what follows.
+# "Root cause and notes", "Root cause analysis" on a line of its own: a label over what follows.
 CAUSE_LABEL = re.compile(
     r"^\W*root[ -]causes?(?:\s*+(?:[+&/,-]|and|analysis|summary|rationale|details|notes?|explanation|"
     r"discussion|investigation))*+\W*$",

@@ -125,8 +125,9 @@ IN_THE_CODE = re.compile(
 )
 
 
-# "...so they can tell whether their workaround is temporary": someone else's workaround, named and not
-# told; kept when the words go on to say what it is ("their workaround is to pin the older wheel").
+# "...and they would like to know when they can drop their workaround": someone else's workaround,
+# named and not told; kept when the words go on to say what it is ("their workaround is to pin the
+# older wheel").
 NOT_TOLD = re.compile(r"\b(?:their|its|his|her)\s+work-?arounds?\b(?!\s*(?::|(?:is|was)\s+(?:to\b|\w+ing\b)))", re.I)
 
 
