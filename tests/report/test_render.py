@@ -5,14 +5,16 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ElementTree
+from html import unescape
 from pathlib import Path
 
 import html5lib
 import pytest
 
+from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.render import render_html, render_markdown
 from pytorch_insight.report.write import write_report
-from tests.report.fixtures import fixed_report
+from tests.report.fixtures import fixed_report, report_of, week
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"  # regenerate, then read the diff before committing
@@ -38,6 +40,27 @@ def test_every_section_is_there(lang: str) -> None:
     assert "<details open><summary>" in markdown and "</details>" in markdown
     assert "⭐" in markdown and "🔴" in markdown
     assert "pytorch-insight" in markdown.splitlines()[-1]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_section_says_when_it_has_nothing_to_list(lang: str) -> None:
+    """A section heading is never left with nothing under it: a window without items, without any
+    author to list, without activity of the profile's teams or without focus items says so."""
+    nobody = report_of([], lang)
+    outsiders = report_of([item.model_copy(update={"author": "someone-new"}) for item in week()], lang)
+    assert not nobody.contributors and not nobody.teams
+    assert outsiders.contributors and not outsiders.teams
+    every = ("no_activity", "no_contributors", "no_teams", "no_analysis")
+    for report, empty in ((nobody, every), (outsiders, ("no_teams",))):
+        markdown, html = render_markdown(report), render_html(report)
+        for key in every:
+            said = Catalogue(lang)(key)
+            assert (said in markdown, said in unescape(html)) == (key in empty, key in empty)
+        # No heading stands over nothing: the next line that says anything is not a heading of its
+        # level or above, nor a table's header row without rows.
+        for level, following in re.findall(r"^(#+) .*\n\s*\n(#+ |\|.*\|\n\|[-|]+\|\n\n)", markdown, re.M):
+            assert following.startswith("#") and len(following.rstrip(" ")) > len(level)
+        assert not re.search(r"<tbody>\s*</tbody>", html)
 
 
 def test_source_markup_is_shown_as_text() -> None:
