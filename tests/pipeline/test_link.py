@@ -258,6 +258,16 @@ def test_python_s_own_names_and_the_project_s_name_relate_nothing() -> None:
     assert relations(run(mps, ci)[mps.id], "related") == []
 
 
+def test_a_numbered_name_of_generated_code_relates_nothing() -> None:
+    # Two unrelated graph dumps both show their first input, and two wheel reports one platform tag.
+    first = item(430, "Compiled scatter gives zeros", body="The output code reads from arg7_2 twice.")
+    second = item(431, "Compiled cumsum overflows", body="The kernel stores arg7_2 before the loop.")
+    third = item(432, "Wheel install fails on the old glibc", body="The wheel is tagged wheelplat3_99 only.")
+    fourth = item(433, "Nightly wheel size doubled", body="Only the wheelplat3_99 wheel grew.")
+    result = run(first, second, third, fourth)
+    assert all(relations(result[i.id], "related") == [] for i in (first, second, third, fourth))
+
+
 def test_two_noise_items_are_not_related_to_each_other() -> None:
     a = item(500, "DISABLED test_a (__main__.SomeSharedTestClass)")
     b = item(501, "DISABLED test_b (__main__.SomeSharedTestClass)")

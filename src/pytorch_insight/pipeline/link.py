@@ -252,6 +252,10 @@ def tracked_lines(body: str) -> list[str]:
 # Python's own names ("RuntimeError", "NotImplementedError"): two reports raising the same builtin
 # exception share a traceback's last word, not a bug.
 BUILTIN_NAMES = frozenset(name.lower() for name in dir(builtins))
+# A name that is a word and a number ("arg0_1", "buf12", "primals_3", a platform tag's "x86_64") is
+# what generated code calls one of its values, or a variant of something: every graph dump has one,
+# and two threads quoting it share no subject.
+NUMBERED_NAME = re.compile(r"[a-z]+\d*_\d+|[a-z]+\d+", re.I)
 
 
 # The evidence of a `related` link by a shared name; the report says which name it is.
@@ -268,13 +272,14 @@ def shared_name(evidence: str) -> str | None:
 
 def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset[str]) -> None:
     """`related` between items naming the same rare identifier (the same bug on another backend);
-    the project's everyday names (`common`), Python's own and names held by many items relate nothing."""
+    the project's everyday names (`common`), Python's own, numbered names and names held by many
+    items relate nothing."""
     common = common | BUILTIN_NAMES
     holders: dict[str, list[Assessment]] = defaultdict(list)
     for assessment in assessments:
         if assessment.canonical is None:
             for identifier in assessment.features.identifiers:
-                if identifier.lower() not in common:
+                if identifier.lower() not in common and not NUMBERED_NAME.fullmatch(identifier):
                     holders[identifier].append(assessment)
     for identifier in sorted(holders):
         group = holders[identifier]
