@@ -252,7 +252,7 @@ def tracked_lines(body: str) -> list[str]:
 # Python's own names ("RuntimeError", "NotImplementedError"): two reports raising the same builtin
 # exception share a traceback's last word, not a bug.
 BUILTIN_NAMES = frozenset(name.lower() for name in dir(builtins))
-# A name that is a word and a number ("arg0_1", "buf12", "primals_3", a platform tag's "x86_64") is
+# A name that is a word and a number ("arg7_2", "buf41", a platform tag's "x86_64") is
 # what generated code calls one of its values, or a variant of something: every graph dump has one,
 # and two threads quoting it share no subject.
 NUMBERED_NAME = re.compile(r"[a-z]+\d*_\d+|[a-z]+\d+", re.I)
