@@ -279,11 +279,12 @@ def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset
     for assessment in assessments:
         if assessment.canonical is None:
             for identifier in assessment.features.identifiers:
-                if identifier.lower() not in common and not NUMBERED_NAME.fullmatch(identifier):
+                if identifier.lower() not in common:
                     holders[identifier].append(assessment)
     for identifier in sorted(holders):
         group = holders[identifier]
-        if not 2 <= len(group) <= RELATED_MAX_ITEMS:
+        # Each distinct name is tested once, and only when its holders could be related.
+        if not 2 <= len(group) <= RELATED_MAX_ITEMS or NUMBERED_NAME.fullmatch(identifier):
             continue
         for first in group:
             for second in group:
