@@ -4,10 +4,11 @@ What an item's own text says (pipeline.read) depends on that item alone and is m
 `assess` costs, so on a machine with several cores a large window is read in batches by a pool of
 processes and the answers come back in the window's order, the same answers a single process gives.
 
-The pool is forked when this process runs no other thread: the children start at once with the
-profile and the model already loaded, and a window held as a list is theirs too (they read a batch
-by its place in it, so its items never travel to them). A threaded process (the site server, a
-progress display) must not fork, so there the children come from a fresh server process instead.
+The pool is forked when this process runs no other thread: the children start at once with this
+process's reader, its models loaded and warmed up on the window's first items, and a window held as
+a list is theirs too (they read a batch by its place in it, so its items never travel to them). A
+threaded process (the site server, a progress display) must not fork, so there the children come
+from a fresh server process instead.
 A process that may not have children (a daemonic worker) or a machine with one core reads alone.
 """
 
@@ -20,6 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from itertools import chain, islice
 
 from pytorch_insight.model import Item
@@ -32,8 +34,10 @@ PROCESSES_ENV = "PYTORCH_INSIGHT_PROCESSES"
 PARALLEL_FROM = 2_000
 BATCH = 250
 MAX_PROCESSES = 4
+# Items the parent reads before the pool starts (~10 ms of reading).
+WARM_UP = 25
 
-_reader: ItemReader | None = None  # each child's own, built once by _start
+_reader: ItemReader | None = None  # each child's reader: the parent's when forked, else its own (_start)
 _window: Sequence[Item] | None = None  # a forked child's copy of the window, when it was a list
 
 
@@ -52,7 +56,11 @@ def read_items(
     if len(head) < parallel_from or count < 2:
         return [reading.read(item) for item in chain(head, stream)]
     window = items if isinstance(items, Sequence) else None
-    return list(_read_in_pool(chain(head, stream), window, reading, make_reader, count))
+    # The first items are read here: what a reader builds on first use (the models' term indexes,
+    # the patterns' guards) is then built once, and a forked child inherits it built.
+    first = [reading.read(item) for item in head[:WARM_UP]]
+    rest = _read_in_pool(chain(head[WARM_UP:], stream), window, len(first), reading, make_reader, count)
+    return first + list(rest)
 
 
 def _processes(asked: int | None) -> int:
@@ -69,22 +77,24 @@ def _processes(asked: int | None) -> int:
 def _read_in_pool(
     items: Iterator[Item],
     window: Sequence[Item] | None,
+    start: int,
     reading: ItemReader,
     make_reader: Callable[[], ItemReader],
     processes: int,
 ) -> Iterator[Assessment]:
+    """`items`, the window's items from its `start`th on, read by a pool of `processes`."""
     # Fork inherits the parent's lock states: safe only while no other thread could hold one.
     method = "fork" if threading.active_count() == 1 else "forkserver"
-    # A forked child starts with the parent's memory, the window included: sending it a batch's
-    # place instead of its items saves pickling every item here and unpickling it there.
+    # A forked child starts with the parent's memory, the window and the reader included: sending it
+    # a batch's place instead of its items saves pickling every item here and unpickling it there.
     shared = window if method == "fork" else None
+    build = partial(_same, reading) if method == "fork" else make_reader
     pool = ProcessPoolExecutor(
-        processes, multiprocessing.get_context(method), initializer=_start, initargs=(make_reader, shared)
+        processes, multiprocessing.get_context(method), initializer=_start, initargs=(build, shared)
     )
     # A bounded number of batches in flight: the window is never held twice (as items and as
     # batches waiting for a child).
     pending: deque[tuple[list[Item], Future[list[Assessment]] | None]] = deque()
-    start = 0
     try:
         while batch := list(islice(items, BATCH)):
             pending.append((batch, _submit(pool, batch if shared is None else (start, start + len(batch)))))
@@ -117,6 +127,10 @@ def _collect(batch: list[Item], future: Future[list[Assessment]] | None, reading
     for assessment, item in zip(read, batch, strict=True):
         assessment.item = cut(item)
     return read
+
+
+def _same(reading: ItemReader) -> ItemReader:
+    return reading
 
 
 def _start(make_reader: Callable[[], ItemReader], window: Sequence[Item] | None) -> None:
