@@ -258,6 +258,28 @@ def test_python_s_own_names_and_the_project_s_name_relate_nothing() -> None:
     assert relations(run(mps, ci)[mps.id], "related") == []
 
 
+def test_one_author_s_changes_on_one_rare_name_are_one_story() -> None:
+    # Two changes of one author on one named thing, sent without ghstack, and that author's fix of
+    # what they reported, are one story; two reports of one author, or changes of two authors,
+    # naming the same thing stay only related.
+    kinds = {"kind": "pull_request", "author": "maker"}
+    first = item(600, "Speed up the quux_scatter kernel", body="Unrolls quux_scatter_kernel.", **kinds)
+    second = item(601, "Let quux_scatter take strided input", body="Teaches quux_scatter_kernel strides.", **kinds)
+    report = item(602, "zorp_pack returns zeros", body="Calling zorp_pack_rows on CPU.", author="finder")
+    fix = item(603, "Handle empty rows", body="zorp_pack_rows skipped them.", kind="pull_request", author="finder")
+    one = item(604, "blip_gather overflows", body="blip_gather_index wraps.", author="teller")
+    two = item(605, "blip_gather is slow", body="blip_gather_index is scalar.", author="teller")
+    other = item(606, "Vectorise blip_gather", body="blip_gather_index now vectorised.", kind="pull_request")
+    result = run(first, second, report, fix, one, two, other)
+    assert relations(result[first.id], "series") == [second.id]
+    assert result[first.id].relations[0].evidence == "same author, both mention `quux_scatter`"
+    assert relations(result[report.id], "series") == [fix.id] and relations(result[fix.id], "series") == [report.id]
+    assert relations(result[one.id], "series") == [] and relations(result[one.id], "related") == [two.id, other.id]
+    stories = [set(story.members) for story in select_focus(list(result.values()), PROFILE, 12, low=True)]
+    assert {first.id, second.id} in stories and {report.id, fix.id} in stories
+    assert not any(one.id in members and two.id in members for members in stories)
+
+
 def test_a_numbered_name_of_generated_code_relates_nothing() -> None:
     # Two unrelated graph dumps both show their first input, and two wheel reports one platform tag.
     first = item(430, "Compiled scatter gives zeros", body="The output code reads from arg7_2 twice.")

@@ -501,3 +501,17 @@ def test_a_relation_by_a_shared_name_says_which_name() -> None:
     assert "related to #71 (both mention `flex_attention`)" in entry.relations
     [zh] = [e for e in report_of([rocm, xpu], "zh", WINDOW).focus if e.ref == "#70"]
     assert "相关：#71（两者都提到 `flex_attention`）" in zh.relations
+
+
+def test_one_author_s_series_is_one_entry_that_says_why() -> None:
+    common = {"kind": "pull_request", "author": "maker"}
+    first = item(
+        72, "[ROCm] Fix flex_attention NaN on MI300", "flex_attention returned NaN with a block mask.", **common
+    )
+    second = item(73, "[ROCm] Test flex_attention block masks", "Covers flex_attention with block masks.", **common)
+    for lang, said in (
+        ("en", "same author's series: #73 (both mention `flex_attention`)"),
+        ("zh", "同一作者的相关改动：#73（两者都提到 `flex_attention`）"),
+    ):
+        [entry] = [e for e in report_of([first, second], lang, WINDOW).focus if "#73" in (e.ref, *e.story)]
+        assert entry.ref == "#72" and said in entry.relations

@@ -43,7 +43,7 @@ PRIORITY = {"low": 0, "medium": 1, "high": 2}
 FOCUS_MAKEUP = {
     "compiler": Counter(
         {
-            ("pytorch/torchtitan", "pull_request", "merged"): 2,
+            ("pytorch/torchtitan", "pull_request", "merged"): 1,
             ("pytorch/pytorch", "pull_request", "closed"): 4,
             ("pytorch/helion", "pull_request", "closed"): 1,
             ("pytorch/kineto", "issue", "open"): 1,
@@ -51,9 +51,9 @@ FOCUS_MAKEUP = {
         }
     ),
 }
-# The generalist reader weighs the compiler areas less: one torchtitan change leaves its focus, and
-# no story enters it that the compiler reader's lacks.
-GENERALIST_ONLY: Counter[tuple[str, str, str]] = Counter()
+# Both readers' lists hold the same stories. Two torchtitan changes of one author are one story,
+# which each reader leads with the one it ranks higher.
+GENERALIST_ONLY = Counter({("pytorch/torchtitan", "pull_request", "merged"): 1})
 COMPILER_ONLY = Counter({("pytorch/torchtitan", "pull_request", "merged"): 1})
 FOCUS_MAKEUP["generalist"] = FOCUS_MAKEUP["compiler"] - COMPILER_ONLY + GENERALIST_ONLY
 

@@ -53,7 +53,7 @@ def test_the_follow_up_fits_a_desktop_and_a_phone(
     assert code == 0, err
     suffix = "" if lang == "zh" else ".en"
     document = Report.model_validate_json((out / f"2026-04-14_2026-04-20.compiler{suffix}.json").read_text())
-    assert document.follow_up is not None and len(document.follow_up.items) == 9  # the first week's focus
+    assert document.follow_up is not None and len(document.follow_up.items) == 8  # the first week's focus
     first = document.follow_up.items[0]
     first.title = f"{LONG_IDENTIFIER} {LONG_URL}"
     first.evidence.append(Evidence(claim=LONG_IDENTIFIER, item=first.id, quote=f"{LONG_IDENTIFIER} {LONG_URL}"))

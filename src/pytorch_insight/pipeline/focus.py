@@ -1,12 +1,12 @@
 """The focus list: stories, not items.
 
-An issue and the PRs that fix it, a resubmission or reland of one change, and the members of one
-ghstack are one story and take one slot; the best-ranked member leads and the others are shown
-with it, except that an issue leads the PR that fixes it when it ranks at the same priority or
-above: the reader learns what broke, for whom, and how far the fix got. Duplicates never lead,
-noise never leads, and no author leads more than the profile's `focus_per_author` stories below
-high priority, so one busy stack or person cannot fill the list. A quiet week still has a focus
-list of the profile's `focus_fill` stories (`fill_focus`).
+An issue and the PRs that fix it, a resubmission or reland of one change, the members of one
+ghstack and one author's series of changes on one named thing are one story and take one slot; the
+best-ranked member leads and the others are shown with it, except that an issue leads the PR that
+fixes it when it ranks at the same priority or above: the reader learns what broke, for whom, and
+how far the fix got. Duplicates never lead, noise never leads, and no author leads more than the
+profile's `focus_per_author` stories below high priority, so one busy stack or person cannot fill
+the list. A quiet week still has a focus list of the profile's `focus_fill` stories (`fill_focus`).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ STORY_LINKS = frozenset(
         "duplicate",
         "stack",
         "similar",
+        "series",
         "names",
         "named_by",
     }

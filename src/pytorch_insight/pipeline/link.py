@@ -258,22 +258,36 @@ BUILTIN_NAMES = frozenset(name.lower() for name in dir(builtins))
 NUMBERED_NAME = re.compile(r"[a-z]+\d*_\d+|[a-z]+\d+", re.I)
 
 
-# The evidence of a `related` link by a shared name; the report says which name it is.
+# The evidence of a `related` or `series` link by a shared name; the report says which name it is.
 URL_LINK = "linked by URL"  # a `related` link one of the two threads made by naming the other's URL
 SHARED_NAME = "both mention `{}`"
-SHARED_NAME_READ = re.compile(r"^both mention `([^`]+)`$")
+SERIES_NAME = "same author, both mention `{}`"
+SHARED_NAME_READ = re.compile(r"^(?:same author, )?both mention `([^`]+)`$")
 
 
 def shared_name(evidence: str) -> str | None:
-    """The name a `related` link's evidence says both items mention, None for another link."""
+    """The name a `related` or `series` link's evidence says both items mention, None for another link."""
     found = SHARED_NAME_READ.match(evidence)
     return found.group(1) if found else None
 
 
+def one_series(first: Assessment, second: Assessment) -> bool:
+    """Two items of one author, one of them a change: with a rare name in common, the author's
+    changes on one thing (a series sent without ghstack) or their fix of what they reported, which
+    the experts' brief counts as one story. Two reports of one author are often two bugs the same
+    person found, and stay only related."""
+    author = (first.item.author or "").lower()
+    return (
+        bool(author)
+        and author == (second.item.author or "").lower()
+        and (first.item.kind in CHANGE_KINDS or second.item.kind in CHANGE_KINDS)
+    )
+
+
 def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset[str]) -> None:
-    """`related` between items naming the same rare identifier (the same bug on another backend);
-    the project's everyday names (`common`), Python's own, numbered names and names held by many
-    items relate nothing."""
+    """`related` between items naming the same rare identifier (the same bug on another backend),
+    `series` when one author wrote both and one is a change (`one_series`); the project's everyday
+    names (`common`), Python's own, numbered names and names held by many items relate nothing."""
     common = common | BUILTIN_NAMES
     holders: dict[str, list[Assessment]] = defaultdict(list)
     for assessment in assessments:
@@ -290,8 +304,11 @@ def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset
             for second in group:
                 if first is second or (first.noise and second.noise) or _already_linked(first, second.id):
                     continue
-                if sum(r.type == "related" for r in first.relations) < RELATED_PER_ITEM:
-                    first.relate("related", second.id, SHARED_NAME.format(identifier))
+                if sum(r.type in ("related", "series") for r in first.relations) < RELATED_PER_ITEM:
+                    if one_series(first, second):
+                        first.relate("series", second.id, SERIES_NAME.format(identifier))
+                    else:
+                        first.relate("related", second.id, SHARED_NAME.format(identifier))
 
 
 def title_words(title: str | None) -> frozenset[str]:

@@ -75,6 +75,7 @@ RELATION_ORDER = (
     "tracked_by",
     "stack",
     "similar",
+    "series",
     "discussed_in",
     "discusses",
     "names",
@@ -265,9 +266,9 @@ class _Builder:
         for r in ordered[:RELATIONS_SHOWN]:
             if f"relation_{r.type}" not in MESSAGES:
                 continue
-            if r.type == "related" and (name := shared_name(r.evidence)):
+            if r.type in ("related", "series") and (name := shared_name(r.evidence)):
                 # "related" alone asserts a tie the reader cannot check: the shared name is the tie.
-                shown.append(self.t("relation_related_name", ref=self.ref(r.target), name=name))
+                shown.append(self.t(f"relation_{r.type}_name", ref=self.ref(r.target), name=name))
             else:
                 shown.append(self.t(copy if r.type == "duplicate" else relation_key(r), ref=self.ref(r.target)))
         return shown

@@ -429,6 +429,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "related to {ref} (both mention `{name}`)",
     },
     "relation_similar": {"zh": "标题相近：{ref}", "en": "similar title: {ref}"},
+    "relation_series": {"zh": "同一作者的相关改动：{ref}", "en": "same author's series: {ref}"},
+    "relation_series_name": {
+        "zh": "同一作者的相关改动：{ref}（两者都提到 `{name}`）",
+        "en": "same author's series: {ref} (both mention `{name}`)",
+    },
     "relation_tracks": {"zh": "跟踪 {ref}", "en": "tracks {ref}"},
     "relation_tracked_by": {"zh": "由 {ref} 跟踪", "en": "tracked in {ref}"},
     "relation_discusses": {"zh": "讨论 {ref}", "en": "discusses {ref}"},
