@@ -290,6 +290,16 @@ def test_a_numbered_name_of_generated_code_relates_nothing() -> None:
     assert all(relations(result[i.id], "related") == [] for i in (first, second, third, fourth))
 
 
+def test_a_c_type_name_relates_nothing() -> None:
+    # One author's two kernels both declare their index type: a word of any C++ source, not a subject.
+    kinds = {"kind": "pull_request", "author": "maker"}
+    first = item(440, "Widen the gather kernel's index", body="Index math now uses int64_t offsets.", **kinds)
+    second = item(441, "Vectorise the pad kernel", body="Loads four scalar_t and one int64_t stride.", **kinds)
+    third = item(442, "Pad kernel crashes on empty input", body="The loop over scalar_t values overflows.")
+    result = run(first, second, third)
+    assert all(result[i.id].relations == [] for i in (first, second, third))
+
+
 def test_two_noise_items_are_not_related_to_each_other() -> None:
     a = item(500, "DISABLED test_a (__main__.SomeSharedTestClass)")
     b = item(501, "DISABLED test_b (__main__.SomeSharedTestClass)")

@@ -256,6 +256,9 @@ BUILTIN_NAMES = frozenset(name.lower() for name in dir(builtins))
 # what generated code calls one of its values, or a variant of something: every graph dump has one,
 # and two threads quoting it share no subject.
 NUMBERED_NAME = re.compile(r"[a-z]+\d*_\d+|[a-z]+\d+", re.I)
+# A C or C++ type name ("int64_t", "scalar_t") is a word of every kernel's source, as Python's
+# own names are of every traceback.
+C_TYPE_NAME = re.compile(r"[a-z][a-z0-9]*_t")
 
 
 # The evidence of a `related` or `series` link by a shared name; the report says which name it is.
@@ -298,7 +301,11 @@ def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset
     for identifier in sorted(holders):
         group = holders[identifier]
         # Each distinct name is tested once, and only when its holders could be related.
-        if not 2 <= len(group) <= RELATED_MAX_ITEMS or NUMBERED_NAME.fullmatch(identifier):
+        if (
+            not 2 <= len(group) <= RELATED_MAX_ITEMS
+            or NUMBERED_NAME.fullmatch(identifier)
+            or C_TYPE_NAME.fullmatch(identifier)
+        ):
             continue
         for first in group:
             for second in group:
