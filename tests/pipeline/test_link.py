@@ -280,6 +280,26 @@ def test_one_author_s_changes_on_one_rare_name_are_one_story() -> None:
     assert not any(one.id in members and two.id in members for members in stories)
 
 
+def test_an_author_s_report_and_their_change_titled_alike_are_one_story() -> None:
+    # Two title words in common say little between two people; an author's report and the change
+    # they sent, each naming the same thing, are their fix of what they reported.
+    report = item(620, "Grommet sampler skips odd workers", author="finder")
+    change = item(621, "Grommet sampler: walk every rank in order", kind="pull_request", author="Finder")
+    other = item(622, "Grommet sampler: seed each epoch", kind="pull_request", author="someone")
+    again = item(623, "Sprocket cache hangs at exit", author="finder")
+    twice = item(624, "Sprocket cache: keep entries across epochs", author="finder")
+    result = run(report, change, other, again, twice)
+    assert relations(result[report.id], "series") == [change.id] and relations(result[change.id], "series") == [
+        report.id
+    ]
+    assert result[report.id].relations[0].evidence == (
+        'same author, titles: "Grommet sampler skips odd workers" / "Grommet sampler: walk every rank in order"'
+    )
+    assert all(result[i.id].relations == [] for i in (other, again, twice))
+    stories = [set(story.members) for story in select_focus(list(result.values()), PROFILE, 12, low=True)]
+    assert {report.id, change.id} in stories
+
+
 def test_a_numbered_name_of_generated_code_relates_nothing() -> None:
     # Two unrelated graph dumps both show their first input, and two wheel reports one platform tag.
     first = item(430, "Compiled scatter gives zeros", body="The output code reads from arg7_2 twice.")
@@ -435,7 +455,7 @@ def test_two_reports_of_one_bug_in_other_words_are_one_story() -> None:
 
 
 def test_a_fix_titled_after_a_report_in_another_tense_is_similar_to_it() -> None:
-    report = item(1, "The resize kernel skips `grow` and bypasses the guard logic")
+    report = item(1, "The resize kernel skips `grow` and bypasses the guard logic", author="finder")
     fix = item(2, "[inductor] Fix the resize kernel bypassing guard logic", kind="pull_request")
     result = run(report, fix)
     assert relations(result[report.id], "similar") == [fix.id]

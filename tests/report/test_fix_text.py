@@ -1,6 +1,8 @@
 """How the report words a fix state: an umbrella by what it tracks, an open PR as itself, a field
 quoted from a linked item with that item named."""
 
+import pytest
+
 from pytorch_insight.model import Comment, Item
 from pytorch_insight.report.asof import as_of
 from pytorch_insight.report.model import FocusEntry
@@ -480,9 +482,12 @@ def test_a_workaround_triagers_label_is_said_where_no_sentence_states_one() -> N
     assert entry.analysis.workaround and entry.analysis.workaround_label == ""
 
 
-def test_a_report_with_a_pr_titled_after_it_is_never_said_to_have_no_fix() -> None:
-    report = item(31, "The resize kernel bypasses the guard logic", "The result is silently wrong.")
-    fix = item(32, "[inductor] Fix the resize kernel bypassing guard logic", kind="pull_request", state="closed")
+@pytest.mark.parametrize("fixer", ["someone", "another"])  # the reporter's own PR, or someone else's
+def test_a_report_with_a_pr_titled_after_it_is_never_said_to_have_no_fix(fixer: str) -> None:
+    report = item(31, "The resize kernel bypasses the guard logic", "The result is silently wrong.", author="someone")
+    fix = item(
+        32, "[inductor] Fix the resize kernel bypassing guard logic", kind="pull_request", state="closed", author=fixer
+    )
     built = report_of([report, fix], window=WINDOW)
     [entry] = [e for e in built.focus if e.ref == "#31"]
     assert entry.fix_text == (

@@ -12,7 +12,7 @@ from pytorch_insight.config import Profile
 from pytorch_insight.model import Comment, Item, Relation, closing_thread, github_item_id
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.pipeline.fuse import is_cherry_pick
-from pytorch_insight.pipeline.link import URL_LINK
+from pytorch_insight.pipeline.link import URL_LINK, titled_alike
 from pytorch_insight.pipeline.references import GITHUB_URL
 from pytorch_insight.text import excerpt, sentences, shorten
 
@@ -290,8 +290,8 @@ def pr_state(pr: Assessment) -> str:
 
 
 def similar_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:
-    """PR id -> state for the window's PRs whose titles say what the issue's does (`similar`)."""
-    return _related_prs(assessment, context, lambda r: r.type == "similar")
+    """PR id -> state for the window's PRs whose titles say what the issue's does (`titled_alike`)."""
+    return _related_prs(assessment, context, titled_alike)
 
 
 def linked_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:

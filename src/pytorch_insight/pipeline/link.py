@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence, Set
 
 from pytorch_insight.guard import guard
-from pytorch_insight.model import Item, github_item_id
+from pytorch_insight.model import Item, Relation, github_item_id
 from pytorch_insight.pipeline.assessment import Assessment
 from pytorch_insight.pipeline.fuse import REVERT, cherry_picked
 from pytorch_insight.pipeline.references import (
@@ -61,6 +61,9 @@ TITLE_STOP = frozenset(
     "incorrect incorrectly fail fails failed failing failure crash crashes broken slow slower".split()
 )
 SIMILAR_SHARED = 3
+# An author's report and a change of theirs whose titles share this many words: their fix of what they
+# reported, sent without naming it (one author is what makes two words enough).
+OWN_FIX_SHARED = 2
 BATCH_PICK = ("picks", "picked_by")
 COMMUNITY_KINDS = ("forum", "blog", "event", "slack")
 RELATED_MAX_ITEMS = 3  # an identifier shared by more items than this is too common to mean anything
@@ -265,6 +268,9 @@ C_TYPE_NAME = re.compile(r"[a-z][a-z0-9]*_t")
 URL_LINK = "linked by URL"  # a `related` link one of the two threads made by naming the other's URL
 SHARED_NAME = "both mention `{}`"
 SERIES_NAME = "same author, both mention `{}`"
+SERIES_TITLES_LEAD = "same author, titles: "
+SERIES_TITLES = SERIES_TITLES_LEAD + '"{}" / "{}"'
+SIMILAR_TITLES = 'similar titles: "{}" / "{}"'
 SHARED_NAME_READ = re.compile(r"^(?:same author, )?both mention `([^`]+)`$")
 
 
@@ -285,6 +291,19 @@ def one_series(first: Assessment, second: Assessment) -> bool:
         and author == (second.item.author or "").lower()
         and (first.item.kind in CHANGE_KINDS or second.item.kind in CHANGE_KINDS)
     )
+
+
+def titled_alike(relation: Relation) -> bool:
+    """A link made by two titles saying the same thing: `similar`, or an author's `series` found so."""
+    return relation.type == "similar" or (
+        relation.type == "series" and relation.evidence.startswith(SERIES_TITLES_LEAD)
+    )
+
+
+def own_fix(first: Assessment, second: Assessment) -> bool:
+    """An issue and a change of its author: what they reported and, most often, how they fixed it."""
+    kinds = {first.item.kind, second.item.kind}
+    return "issue" in kinds and not kinds.isdisjoint(CHANGE_KINDS) and one_series(first, second)
 
 
 def link_shared_identifiers(assessments: Sequence[Assessment], common: frozenset[str]) -> None:
@@ -341,8 +360,9 @@ def _stem(word: str) -> str:
 def link_similar_reports(assessments: Sequence[Assessment]) -> None:
     """`similar` between threads whose titles say nearly the same thing in other words (two reports
     of one bug, an issue and the PR titled after it): at least SIMILAR_SHARED words in common, and
-    as many in common as apart. Pairs come only through words at most RELATED_MAX_ITEMS titles use,
-    so the stage stays linear."""
+    as many in common as apart; `series` between an author's issue and a change of theirs sharing
+    OWN_FIX_SHARED words (`own_fix`). Pairs come only through words at most RELATED_MAX_ITEMS
+    titles use, so the stage stays linear."""
     words = {a.id: title_words(a.item.title) for a in assessments if a.item.kind in THREAD_KINDS and not a.canonical}
     by_id = {a.id: a for a in assessments}
     holders: dict[str, list[str]] = defaultdict(list)
@@ -359,13 +379,18 @@ def link_similar_reports(assessments: Sequence[Assessment]) -> None:
     }
     for first, second in sorted(pairs):
         shared = words[first] & words[second]
-        if len(shared) >= SIMILAR_SHARED and 2 * len(shared) >= len(words[first] | words[second]):
-            a, b = by_id[first], by_id[second]
-            if a.item.repo != b.item.repo or _already_linked(a, second):
-                continue
-            evidence = f'similar titles: "{quoted(a.item.title or "")}" / "{quoted(b.item.title or "")}"'
-            a.relate("similar", second, evidence)
-            b.relate("similar", first, evidence)
+        a, b = by_id[first], by_id[second]
+        if len(shared) >= OWN_FIX_SHARED and own_fix(a, b):
+            kind, evidence = "series", SERIES_TITLES
+        elif len(shared) >= SIMILAR_SHARED and 2 * len(shared) >= len(words[first] | words[second]):
+            kind, evidence = "similar", SIMILAR_TITLES
+        else:
+            continue
+        if a.item.repo != b.item.repo or _already_linked(a, second):
+            continue
+        evidence = evidence.format(quoted(a.item.title or ""), quoted(b.item.title or ""))
+        a.relate(kind, second, evidence)
+        b.relate(kind, first, evidence)
 
 
 def _already_linked(assessment: Assessment, other: str) -> bool:
