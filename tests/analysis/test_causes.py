@@ -242,6 +242,23 @@ def test_a_fix_that_only_measures_the_problem_gives_its_issue_no_cause() -> None
     assert not measures("The stack copies every shard to one rank before it adds them.")
 
 
+def test_a_fix_that_names_its_own_issue_as_the_origin_gives_it_no_cause() -> None:
+    issue = item(37, "Pooling on the tiled backend returns stale values", "```python\nimport torch\n```")
+    fix = item(
+        38,
+        "Refresh the tile cache before pooling",
+        "Fixes #37\n\nA regression that came in with https://github.com/pytorch/pytorch/issues/37, sorry for "
+        "missing it in review.",
+        kind="pull_request",
+        state="closed",
+    )
+    assert analyse(fix, issue)[37].root_cause == ""
+    # the change a fix names as the origin is a cause
+    origin = item(39, "Refresh the tile cache before pooling", fix.body.replace("issues/37", "pull/36"))
+    origin = origin.model_copy(update={"kind": "pull_request", "state": "closed"})
+    assert analyse(origin, issue)[37].root_cause.startswith("A regression that came in with")
+
+
 def test_a_fix_that_repeats_its_issue_s_title_gives_it_no_cause() -> None:
     title = "Reloading the plugin table leaves the old entries in the lookup cache"
     fix = item(

@@ -13,7 +13,7 @@ from pytorch_insight.model import Comment, Item, Relation, closing_thread, githu
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.pipeline.fuse import is_cherry_pick
 from pytorch_insight.pipeline.link import URL_LINK, titled_alike
-from pytorch_insight.pipeline.references import GITHUB_URL
+from pytorch_insight.pipeline.references import GITHUB_URL, REFERENCE, reference_id
 from pytorch_insight.text import excerpt, sentences, shorten
 
 LANDED = ("merged", "landed")
@@ -309,6 +309,15 @@ def linked_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, st
         if target not in context.by_id and target != assessment.id and target not in origins:
             found.setdefault(target, "uncollected")
     return dict(list(found.items())[:LINKED_SHOWN])
+
+
+def blames_itself(sentence: str, item: Item) -> bool:
+    """The sentence names the item itself as where its problem came from ("a regression introduced by
+    <the issue's own URL>"): a slip of its writer, which says nothing of how the problem comes about."""
+    return any(
+        reference_id(match, item.repo) == item.id and _named_as_origin(sentence, match)
+        for match in REFERENCE.finditer(sentence)
+    )
 
 
 def _named_as_origin(text: str, match: re.Match[str]) -> bool:

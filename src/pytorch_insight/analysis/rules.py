@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
 from pytorch_insight.analysis.change_words import describes_change, measures, prior_symptom, run_note
 from pytorch_insight.analysis.fix_state import (
+    blames_itself,
     fix_state,
     fixed_said,
     fixed_said_by_tests,
@@ -240,9 +241,10 @@ class RuleAnalyser:
             # The fix's own account of what was wrong is the best statement of the cause there is; not
             # when the thread's own cause sentences were all rejected (its fix then rarely says more),
             # nor when its opening says what the change does, tells how the code failed before it, only
-            # measures the problem, reports how a check of the change went or repeats the issue's title
-            # (the symptom, not how it comes about). Its list items are its change log: an account
-            # that opens with one is none, and one that runs into one stops there.
+            # measures the problem, reports how a check of the change went, repeats the issue's title
+            # (the symptom, not how it comes about) or names the issue itself as the problem's origin.
+            # Its list items are its change log: an account that opens with one is none, and one that
+            # runs into one stops there.
             fix_account = prose_opening(parse_body(fixes[0].item.body))
             if fix_account and not (
                 describes_change(fix_account)
@@ -250,6 +252,7 @@ class RuleAnalyser:
                 or measures(fix_account)
                 or run_note(fix_account)
                 or repeats(fix_account, item.title)
+                or blames_itself(fix_account, item)
             ):
                 analysis.root_cause = fix_account
                 analysis.quoted_from["root_cause"] = fixes[0].id
