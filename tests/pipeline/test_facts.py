@@ -133,6 +133,17 @@ def test_a_change_of_setup_or_a_listing_of_settings_is_no_measurement() -> None:
     assert "measured" not in summed
 
 
+def test_the_size_of_a_machine_or_a_model_is_no_measurement() -> None:
+    # The figure quoted is the one that measures the problem or the gain, not a size beside it.
+    assert "measured" not in facts(body="Loading the checkpoint hits OOM on a card with 24GB of memory.")
+    assert "measured" not in facts(body="Sharding a 7 MB embedding table crashes the second rank.")
+    assert facts(body="On a laptop with 32GB of memory the fused kernel shows a 2.4x speedup.")["gain"] == "2.4x"
+    assert facts(body="The queue is at 640 GB/s, was 410 GB/s, a 56% gain.")["gain"] == "640 gb/s"
+    # an amount the program takes or grows by does measure it
+    assert facts(body="The memory leak grows by 250 MB per epoch.")["measured"] == "250 mb"
+    assert facts(body="After the upgrade, training hits OOM: it allocates 3 GB more.")["measured"] == "3 gb"
+
+
 def test_a_printed_warning_a_list_of_names_and_a_tensor_s_metadata_state_no_problem() -> None:
     assert facts(body="WARNING: the fallback path will be slower than the native kernel.") == {}
     assert "crash" not in facts(body="Left for a follow-up: `setTimeout, shrink, shutdown, abort`.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pytorch_insight.pipeline.phrases import MAGNITUDE
+from pytorch_insight.pipeline.magnitudes import MAGNITUDE
 
 # "Avoiding the view for 0-d tensors fixes the issue": what cures it, not what causes it.
 FIX_STATEMENT = re.compile(

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pytorch_insight.config_ranking import Judgement as Settings
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline.facts import EVIDENCE_LIMIT, SENTENCE_LIMIT, Fact, ItemFacts
-from pytorch_insight.pipeline.phrases import GAIN
+from pytorch_insight.pipeline.magnitudes import GAIN
 from pytorch_insight.pipeline.severity import TEXT_LIMIT, Judgement, SeverityModel, load_model, read_body
 from pytorch_insight.text import sentences, shorten
 

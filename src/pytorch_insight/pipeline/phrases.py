@@ -11,15 +11,13 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from pytorch_insight.pipeline.magnitudes import BLOWUP_SECONDS, GAIN, better, figure, longest_seconds
+
 # Costs that are a problem only when the text measures them.
 NEEDS_MEASUREMENT = frozenset({"overhead", "compile_time"})
 # A cost in time that stops work rather than slowing it ("3758.7s for a single compile", "an hour to
 # compile"): docs/JUDGEMENT's compile-time blow-up.
 SLOW = frozenset({"compile_time", "overhead", "perf_regression", "hang"})
-BLOWUP_SECONDS = 600
-DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|secs?|seconds|mins?|minutes|h|hours)\b")
-SECONDS = {"ms": 0.001, "s": 1, "sec": 1, "secs": 1, "seconds": 1, "min": 60, "mins": 60, "minutes": 60}
-SECONDS |= {"h": 3600, "hours": 3600}
 ENUMERATION = 3  # distinct failure kinds in one sentence that make it a list rather than a report
 
 # Problem kinds, highest tier first; each pattern is applied to a lower-cased sentence.
@@ -209,7 +207,6 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "regression": ("regress", "work", "no longer", "broke", "upgrading", "updating", "pass"),
     "error": ("rais", "throw", "error", "fail", "traceback", "exception", "broken"),
 }
-DIGIT = re.compile(r"\d")
 LINK = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+")
 
 
@@ -243,42 +240,6 @@ TRIGGER_KINDS: dict[str, frozenset[str]] = {
     for triggers in TRIGGERS.values()
     for trigger in triggers
 }
-GAIN = re.compile(
-    r"\+[\d.]+\s*%|\b(?:faster|rais(?:es|ed|ing)|speed-?ups?|speeds? up|improv\w+|reduc\w+|sav(?:es?|ing)|gains?|"
-    r"boost\w*|cuts?|"
-    r"less memory|fewer|lower|higher throughput|increases? (?:throughput|mfu|tps))\b"
-)
-PERF_WORDS = re.compile(
-    r"\b(?:ms|s|sec|seconds|minutes|hours|throughput|latency|tps|tok/s|tokens/s|tflops|mfu|memory|gb|gib|mb|mib|"
-    r"speed\w*|faster|slower|time|overhead|step|steps|qps|bandwidth|gb/s|perf\w*|runtime|compile)\b"
-)
-# A number of its own, not the digits of a name: MI300X is a GPU, not a 300x speed-up.
-# "02/14→02/15" is a date, not a change from 14 to 2; "13+6 us -> 30+11 us" holds two sums, not a
-# change from 6 to 30.
-NUMBER = r"(?<![\w.,~/])(?<!\d\+)~?\d++(?:,\d{3})*(?:\.\d++)?(?!/\d)(?!\+\d)"
-UNIT = (
-    r"(?:ms|µs|us|s|secs?|seconds|mins?|minutes|h|hours|gb|gib|mb|mib|kib|kb|tb|tps|tok/s|tokens/s|tflops|gb/s"
-    r"|it/s|%)"
-)
-# "resharding from 64 to 128 GPUs", "2 vs 4 ranks": a change of setup, counted in things, is no measurement.
-COUNTED = (
-    r"(?!\s*(?:gpus?|ranks?|nodes?|hosts?|workers?|processes|threads|layers|devices|shards?|cards?|machines?|"
-    r"cores?|sockets?)\b)"
-)
-# "Architecture: riscv64 CPU(s): 64 ... scaling MHz: 100%": a listing of settings, read as one sentence.
-LISTING_PAIRS = 4
-MAGNITUDE = re.compile(
-    rf"(?:(?:from\s+{NUMBER}\s*{UNIT}?\s+to\s+{NUMBER}\s*{UNIT}?|{NUMBER}\s*{UNIT}?\s*(?:->|→|=>)\s*{NUMBER}\s*{UNIT}?"
-    rf"|{NUMBER}\s*{UNIT}?\s+(?:vs\.?|versus)\s+{NUMBER}\s*{UNIT}?){COUNTED}"
-    # "2.5-4x slower" is a range, whole; a sign is one only where no number stands before it
-    rf"|{NUMBER}\s*(?:%|x|×)?\s*[-–]\s*{NUMBER}\s*(?:%|x\b|×)|(?<![\d.])[+\-]?{NUMBER}\s*(?:%|x\b|×)"
-    rf"|{NUMBER}\s*(?:ms|µs|us|s|secs?|seconds|mins?|minutes|hours|gb|gib|mb|mib|kib|"
-    rf"tps|tok/s|tokens/s|tflops|gb/s)\b)"
-)
-# "may get", "expected to", "potentially": the figure after it is foreseen, not measured.
-HEDGED = re.compile(
-    r"\b(?:may|might|expect(?:ed|s)? to|potentially|possibly|hopefully|estimated|predicted|projected|theoretical\w*)\b"
-)
 # What turns a failure word into a design statement, a denial or a hypothesis.
 BEFORE_CONTEXT = re.compile(
     r"\b(?:no|not|\w+n['’]t|cannot|without|never|avoid\w*|prevent\w*|guard\w* against|protect\w* against|instead of|"
@@ -373,12 +334,7 @@ def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
         return ()
     # A link's digits are no measurement ("…/Graph.cpp#L447%C2%A0" reads as 447%).
     plain = LINK.sub(" ", lowered) if "://" in lowered else lowered
-    measured = (
-        DIGIT.search(plain) is not None and PERF_WORDS.search(plain) is not None and plain.count(": ") < LISTING_PAIRS
-    )
-    magnitude = MAGNITUDE.search(plain) if measured else None
-    if magnitude is not None and HEDGED.search(plain, 0, magnitude.start()):
-        magnitude = None  # "this may give a 15% speedup": a figure hoped for, not one measured
+    magnitude = figure(plain)
     stated: list[tuple[str, str]] = []
     # Most sentences state nothing: one scan for the triggers saves running every pattern.
     triggered = {kind for trigger in TRIGGER_SCAN.findall(lowered) for kind in TRIGGER_KINDS[trigger]}
@@ -401,27 +357,6 @@ def stated_facts(sentence: str) -> tuple[tuple[str, str], ...]:
     elif GAIN.search(lowered) or (not stated and better(magnitude, plain)):
         found.append(("gain", magnitude.group(0).strip()))
     return tuple(found)
-
-
-# "16 -> 23 MFU", "from 40 ms to 31 ms": a before and an after of a metric whose direction is known.
-BEFORE_AFTER = re.compile(rf"(?:from\s+)?({NUMBER})\s*{UNIT}?\s*(?:->|→|=>|to)\s*({NUMBER})")
-HIGHER_BETTER = re.compile(r"\b(?:mfu|tps|tok/s|tokens/s|tflops|throughput|qps|bandwidth|gb/s|speedup|it/s)\b")
-LOWER_BETTER = re.compile(r"\b(?:latency|ms|µs|us|secs?|seconds|minutes|runtime|time|step time)\b")
-
-
-def better(magnitude: re.Match[str], sentence: str) -> bool:
-    """The magnitude moves a metric the right way: up for a rate, down for a time. A change the
-    sentence does not call better or worse in words is read by its numbers alone."""
-    change = BEFORE_AFTER.search(magnitude.group(0))
-    if change is None:
-        return False
-    before, after = (float(n.lstrip("~").replace(",", "")) for n in change.groups())
-    around = sentence[max(0, magnitude.start() - 40) : magnitude.end() + 20]
-    if HIGHER_BETTER.search(around):
-        return after > before
-    if LOWER_BETTER.search(around):
-        return after < before
-    return False
 
 
 def asserted(sentence: str, match: re.Match[str]) -> bool:
@@ -492,8 +427,3 @@ def wanted_error(sentence: str, match: re.Match[str]) -> bool:
         or WANTED_ERROR_AFTER.match(sentence[match.end() :])
         or (match.group(0).startswith("exception") and EXCEPTION_TO_A_RULE.match(sentence, match.start()))
     )
-
-
-def longest_seconds(magnitude: str) -> float:
-    """The longest duration a magnitude states, in seconds (0 when it states none)."""
-    return max((float(n.replace(",", "")) * SECONDS[unit] for n, unit in DURATION.findall(magnitude)), default=0.0)
