@@ -128,6 +128,17 @@ def test_a_fix_pr_takes_the_workaround_of_its_issue_never_its_own_description() 
     assert "Prune alias" not in analysed[302].workaround
 
 
+def test_a_suggestion_in_a_fix_s_review_is_no_workaround_of_its_issue() -> None:
+    issue = item(340, "Building a sparse tensor from empty arrays fails", "```python\nbuild([])\n```")
+    review = Comment(author="reviewer", date="2026-04-09", body="You can use the following tensor as an input:")
+    fix = item(341, "Accept empty arrays", "Fixes #340", kind="pull_request", state="closed")
+    fix = fix.model_copy(update={"comments": [review]})
+    assert analyse(issue, fix)[340].workaround == ""
+    # the same words in the issue's own thread are offered to its users
+    offered = issue.model_copy(update={"comments": [review.model_copy(update={"body": "You can use dense arrays."})]})
+    assert analyse(offered, fix)[340].workaround == "You can use dense arrays."
+
+
 def test_a_fix_that_only_names_its_issue_is_summarised_by_the_issue_s_title() -> None:
     issue = item(330, "Strided copy gives wrong values for long rows", "```python\nrun()\n```")
     fix = item(331, "[backend] strided copy fix", "Fixes #330", kind="pull_request", state="closed")

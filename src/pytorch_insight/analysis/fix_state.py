@@ -30,6 +30,7 @@ ORIGIN_BEFORE = re.compile(
 )
 ORIGIN_AFTER = re.compile(r"^[^.!?\n]{0,40}?\b(?:introduc\w*|added|caus\w*|broke\w*|regress\w*)\b", re.I)
 ORIGIN_REACH = 80
+LINK_TEXT_LIMIT = 100  # the longest link text read as the link's own
 FIX_WORD = re.compile(r"\b(?:fix|patch|workaround|resolv|address)", re.I)
 
 
@@ -322,10 +323,20 @@ def blames_itself(sentence: str, item: Item) -> bool:
 
 def _named_as_origin(text: str, match: re.Match[str]) -> bool:
     """Whether the sentence naming a PR's URL names it as where the problem came from or showed."""
-    before = ORIGIN_BEFORE.search(text[max(0, match.start() - ORIGIN_REACH) : match.start()])
+    start = _link_start(text, match.start())
+    before = ORIGIN_BEFORE.search(text[max(0, start - ORIGIN_REACH) : start])
     after = ORIGIN_AFTER.search(text[match.end() : match.end() + ORIGIN_REACH])
     # "I added a fix in <url>": the words that name a fix outweigh those that name an origin.
     return any(found is not None and not FIX_WORD.search(found.group(0)) for found in (before, after))
+
+
+def _link_start(text: str, start: int) -> int:
+    """Where the Markdown link whose target starts at `start` begins ("[#123](<url>)"): the words
+    before a link lead to its text, not to its target."""
+    if not text.endswith("](", 0, start):
+        return start
+    opening = text.rfind("[", max(0, start - LINK_TEXT_LIMIT), start - 2)
+    return opening if opening >= 0 and "\n" not in text[opening:start] else start
 
 
 def _related_prs(assessment: Assessment, context: AnalysisContext, kept: Callable[[Relation], bool]) -> dict[str, str]:

@@ -274,12 +274,21 @@ class RuleAnalyser:
             analysis.impact = excerpt(again[0], limit=IMPACT_AGAIN) if again and "\n" not in again[0] else ""
         if not analysis.impact:  # a change's summary says what it changes, and perhaps what it fixes
             analysis.impact = harm_told(summary, IMPACT_AGAIN, change=item.kind in CHANGES)
-        # A PR's body describes its fix; only an explicit section there, an issue's report or a thread
-        # offers a workaround.
-        reports = [b for b, a in zip(bodies, [assessment, *story], strict=True) if a.item.kind not in CHANGES]
-        workaround, code = find_workaround(bodies, reports, threads)
+        # A PR's body describes its fix; only an explicit section there, an issue's report or its
+        # thread offers a workaround. A PR's review thread suggests to its author ("you can use this
+        # tensor as the test's input"), not to the users the problem hits.
+        members = [assessment, *story]
+        reports = [b for b, a in zip(bodies, members, strict=True) if a.item.kind not in CHANGES]
+        told = [
+            c.body or ""
+            for a in members
+            if a.item.kind not in CHANGES
+            for c in a.item.comments
+            if not context.profile.is_bot(c.author)
+        ]
+        workaround, code = find_workaround(bodies, reports, told)
         if not workaround:
-            report_texts = ["\n\n".join(b.sections.values()) for b in reports] + threads
+            report_texts = ["\n\n".join(b.sections.values()) for b in reports] + told
             workaround = self.role_sentence(report_texts, "workaround", exclude=used + analysis.impact)
         analysis.workaround, analysis.workaround_code = workaround, code
         if not workaround:  # the triagers may know of one the thread does not spell out
