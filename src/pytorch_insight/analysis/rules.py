@@ -202,10 +202,14 @@ class RuleAnalyser:
             for r in assessment.relations
             if r.type in STORY_READ and r.target in context.by_id and not context.by_id[r.target].noise
         ][:STORY_ITEMS]
+        members = [assessment, *story]
         bodies = [body, *(parse_body(other.item.body) for other in story)]
-        threads = thread + [
-            c.body or "" for other in story for c in other.item.comments if not context.profile.is_bot(c.author)
+        # Each member's own thread, its bots' comments left out.
+        said = [
+            thread,
+            *([c.body or "" for c in o.item.comments if not context.profile.is_bot(c.author)] for o in story),
         ]
+        threads = [text for texts in said for text in texts]
         if not analysis.summary and story:  # an issue that is all code: its fix tells what happened
             told = summarise(bodies[1])
             # what the fix does, or a note on its benchmark run, is no account of the report
@@ -277,18 +281,13 @@ class RuleAnalyser:
         # A PR's body describes its fix; only an explicit section there, an issue's report or its
         # thread offers a workaround. A PR's review thread suggests to its author ("you can use this
         # tensor as the test's input"), not to the users the problem hits.
-        members = [assessment, *story]
         reports = [b for b, a in zip(bodies, members, strict=True) if a.item.kind not in CHANGES]
-        told = [
-            c.body or ""
-            for a in members
-            if a.item.kind not in CHANGES
-            for c in a.item.comments
-            if not context.profile.is_bot(c.author)
+        report_threads = [
+            text for texts, a in zip(said, members, strict=True) if a.item.kind not in CHANGES for text in texts
         ]
-        workaround, code = find_workaround(bodies, reports, told)
+        workaround, code = find_workaround(bodies, reports, report_threads)
         if not workaround:
-            report_texts = ["\n\n".join(b.sections.values()) for b in reports] + told
+            report_texts = ["\n\n".join(b.sections.values()) for b in reports] + report_threads
             workaround = self.role_sentence(report_texts, "workaround", exclude=used + analysis.impact)
         analysis.workaround, analysis.workaround_code = workaround, code
         if not workaround:  # the triagers may know of one the thread does not spell out
