@@ -287,8 +287,9 @@ def code_only(sentence: str) -> bool:
 
 
 def lead_in(sentence: str) -> bool:
-    """The sentence introduces what follows it ("...:"): a log, a list or code, which a quote cuts away."""
-    return sentence.rstrip().endswith(":")
+    """The sentence introduces what follows it ("...:"): a log, a list or code, which a quote cuts away;
+    quoted with the cut marked ("...: …"), it still only introduces."""
+    return sentence.rstrip().removesuffix("…").rstrip().endswith(":")
 
 
 def sentences(text: str) -> list[str]:

@@ -13,7 +13,7 @@ from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, roo
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.model import Comment, Item
 from pytorch_insight.pipeline import assess
-from pytorch_insight.text import parse_body, prose
+from pytorch_insight.text import lead_in, parse_body, prose
 from tests.analysis.helpers import PROFILE, analyse
 from tests.pipeline.helpers import item
 
@@ -587,3 +587,18 @@ def test_a_summary_across_a_skipped_code_block_marks_the_gap() -> None:
     # A lead-in whose list follows it keeps the list, and one followed by prose has no gap to mark.
     assert "…" not in summarise(parse_body("It fails when:\n- the batch is empty\n- the input is on the CPU"))
     assert "…" not in summarise(parse_body("Two numbers differ: the first is 3 and the second is 4. It is wrong."))
+
+
+def test_a_summary_that_ends_in_a_lead_in_quotes_its_list_or_marks_what_it_left_out() -> None:
+    code = "The grommet sampler repeats its first draw. Here is the code to reproduce:\n\n```python\nrun()\n```\n"
+    assert summarise(parse_body(code)) == (
+        "The grommet sampler repeats its first draw. Here is the code to reproduce: …"
+    )
+    listed = "The sprocket cache misses on the second call. It misses for these shapes:\n\n- (2, 3)\n- (4, 5)\n"
+    assert summarise(parse_body(listed)) == (
+        "The sprocket cache misses on the second call. It misses for these shapes: (2, 3); (4, 5)"
+    )
+    alone = "The sprocket cache crashes during its lookup with:\n\n```\nRuntimeError: boom\n```\n"
+    assert summarise(parse_body(alone)) == "The sprocket cache crashes during its lookup with: …"
+    # the mark keeps the sentence a lead-in for every reader of the summary
+    assert lead_in(summarise(parse_body(alone)))

@@ -375,14 +375,24 @@ def summarise(body: Body, lists: bool = True) -> str:
             if not candidate.rstrip().endswith(FINISHED):
                 found = found[:-1]
             seen = next((k for k, s in enumerate(found) if SEEN_WRONG.search(s) and not lead_in(s)), len(found))
-            return join_sentences(found[seen : seen + 2])
+            return join_sentences(_closed(found[seen : seen + 2], candidate, lists))
         if found:
             chosen = with_its_list(found[:2], candidate) if lists else found[:2]
             if len(chosen) > 1 and lead_in(chosen[0]) and skips_code(candidate, chosen[0], chosen[1]):
                 # What the lead-in introduced (code, a log) is not quoted: the gap is marked.
                 chosen = [f"{chosen[0]} …", *chosen[1:]]
-            return join_sentences(chosen)
+            return join_sentences(_closed(chosen, candidate, lists))
     return ""
+
+
+def _closed(chosen: list[str], text: str, lists: bool) -> list[str]:
+    """The summary's sentences with a last one that leads in ("Here is the code to reproduce:") followed
+    by the list it introduces, or by a mark that what it introduced is left out: a quote that ends in
+    a colon points at nothing."""
+    if not chosen or not lead_in(chosen[-1]) or chosen[-1].rstrip().endswith("…"):
+        return chosen
+    listed = with_its_list(chosen[-1:], text) if lists else chosen[-1:]
+    return [*chosen[:-1], listed[0] if listed[0] != chosen[-1] else f"{chosen[-1]} …"]
 
 
 # How much of a sentence's end (or start) finds it again in its text.
