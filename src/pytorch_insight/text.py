@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pytorch_insight.disclosure import ASSISTANT_LINE, disclosure
 from pytorch_insight.guard import guard
 from pytorch_insight.headings import ROLE_OF
 
@@ -64,12 +65,6 @@ BOILERPLATE = re.compile(
     r"\b(?:ai[- ](?:generated|assisted)|(?:with|by|using) (?:the (?:assistance|help) of |assistance from )?"
     r"an ai)\b.*)$",
     re.I | re.M,
-)
-# A line naming the assistant that wrote the change ("Codex assisted with the implementation", "Claude
-# Code wrote the tests"): no summary of the change. Left out of what is quoted, not of what the
-# learned models read (they were trained with it).
-ASSISTANT_LINE = re.compile(
-    r"^[ \t]*+(?:codex|claude|copilot|chatgpt)\b[^\n]{0,40}?\b(?:assisted|helped|wrote|generated)\b.*$", re.I | re.M
 )
 # The author speaking of the report rather than the problem ("Apologies for posting an AI-generated
 # report, but ...", "I lost an entire morning to this bug."): no summary, impact or cause. Its other
@@ -222,6 +217,9 @@ def _leads(text: str, fences: list[tuple[int, int]]) -> Iterator[tuple[int, str]
                 yield lead.start(), name.rstrip(".")
 
 
+# collect_env's package list ("[pip3] numpy==2.2.6", "[conda] ...") and its header, pasted without the
+# "Versions" heading that would make it a section of its own: what is installed, never a statement.
+PACKAGE_LIST = re.compile(r"^[ \t]*+(?:\[(?:pip3?|conda)\][^\n]*+|Versions of relevant libraries:[ \t]*+)$", re.M)
 # "> " at a line's start: a quoted passage (a reply's quote, a description pasted as a quote) is
 # read as the text it quotes, its headings and code blocks as such, never with the marks in it.
 BLOCKQUOTE = re.compile(rf"^[ \t]{{0,3}}{QUOTE_MARKS}+", re.M)
@@ -231,6 +229,7 @@ PROSE_PASSES: tuple[tuple[re.Pattern[str], str], ...] = (
     (TEST_PLAN, "\n\n"),
     (SUMMARY_PREFIX, ""),
     (TEMPLATE_PROMPT, "\n"),
+    (PACKAGE_LIST, ""),
     (BOILERPLATE, ""),
     (ASSISTANT_LINE, ""),
     (IMAGE, " "),
@@ -265,17 +264,24 @@ def shorten(text: str, limit: int) -> str:
 
 def excerpt(sentence: str, words: str = "", limit: int = 120) -> str:
     """`sentence` on one line, or when it is longer than `limit`, the part of it that holds `words`
-    (the words that state the fact), cut at word boundaries with an ellipsis marking each cut."""
+    (the words that state the fact), cut at word boundaries with an ellipsis marking each cut. A
+    sentence that leads in ("... fails with:") is marked as one whose log or code is left out."""
     flat = " ".join(sentence.split())
     if len(flat) <= limit:
-        return flat
+        return _lead_in_marked(flat)
     at = flat.lower().find(" ".join(words.split()).lower()) if words.strip() else -1
     if at < 0 or at + len(words) < limit - 1:
         return shorten(flat, limit)
     begin = max(0, at - (limit - len(words)) // 3)  # a little of what leads up to the words
     space = flat.find(" ", begin, at)
     begin = space + 1 if space >= 0 else at
-    return "…" + shorten(flat[begin:], limit - 1)
+    return _lead_in_marked("…" + shorten(flat[begin:], limit - 1))
+
+
+def _lead_in_marked(quote: str) -> str:
+    """A quote that ends on its sentence's colon, with the mark that what the colon introduces is cut
+    away: a quote ending in a colon points at nothing."""
+    return f"{quote} …" if quote.endswith(":") else quote
 
 
 CODE_SPAN = re.compile(r"`[^`\n]*`")
@@ -307,15 +313,28 @@ def _sentences(text: str) -> tuple[str, ...]:
         laid = _laid_out(part)
         sentence = laid or " ".join(part.split()).lstrip("-* ").strip()
         head = sentence[:SENTENCE_READ]
-        if NOT_A_STATEMENT_START.match(head) or NOT_A_STATEMENT_ANYWHERE.search(head):
+        if NOT_A_STATEMENT_START.match(head) or NOT_A_STATEMENT_ANYWHERE.search(head) or disclosure(head):
             continue
         mentions = LEADING_MENTIONS.match(sentence)
         if mentions and (mentions.group().rstrip()[-1] in ",:" or not PAST_VERB.match(sentence, mentions.end())):
             sentence = sentence[mentions.end() :]
         if len(sentence) >= 12 and LETTER.search(sentence[:SENTENCE_READ]) and not _is_question(sentence):
-            cut = number == len(parts) and not laid and sentence[-20:].rsplit(" ", 1)[-1].lower() in CUT_OFF
+            cut = number == len(parts) and not laid and _stops_mid_way(sentence)
             found.append(shorten(sentence + ("…" if cut else ""), MAX_SENTENCE))
     return tuple(found)
+
+
+def _stops_mid_way(sentence: str) -> bool:
+    """The text's last sentence stops where its copy was cut: on a word no statement ends on, or inside
+    a code span, a bracket or a bold run it opened (a statement closes what it opens)."""
+    if sentence[-20:].rsplit(" ", 1)[-1].lower() in CUT_OFF:
+        return True
+    return not sentence.endswith((".", "!", "?")) and (
+        sentence.count("`") % 2 == 1
+        or sentence.count("**") % 2 == 1
+        or sentence.count("(") > sentence.count(")")
+        or sentence.count("[") > sentence.count("]")
+    )
 
 
 def _laid_out(part: str) -> str:

@@ -45,6 +45,16 @@ def test_a_long_sentence_is_shortened_around_the_words_that_state_the_fact() -> 
     assert reason.zh.startswith("原文称“…") and reason.code == "fact:memory"
 
 
+def test_a_quoted_lead_in_marks_that_what_it_introduces_is_left_out() -> None:
+    # "... fails with:" introduced a log the quote cannot hold: a quote ending in a colon points at nothing.
+    lead = "Packing a grommet of two rows makes the sprocket kernel fail with:"
+    assert excerpt(lead, "fail") == f"{lead} …"
+    assert fact_reason(Fact("error", lead, "fail")).en == f"the text says “{lead} …”"
+    long_lead = "After the sprocket table was resized on the second rank of four, packing a grommet fails with:"
+    assert excerpt(long_lead, "fails", 60).endswith("fails with: …")
+    assert excerpt("It fails: the table is full.", "fails") == "It fails: the table is full."
+
+
 def test_a_label_fact_names_the_label() -> None:
     fact = Fact("crash", "label: module: crash", "module: crash", "label")
     assert fact_reason(fact).en == "triage label “module: crash”"

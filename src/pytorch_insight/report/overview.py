@@ -22,7 +22,7 @@ from pytorch_insight.pipeline.reasons import in_source_case
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.model import FocusEntry, Theme
 from pytorch_insight.report.narrative import held_by
-from pytorch_insight.text import excerpt
+from pytorch_insight.text import shorten
 
 THEMES = 4  # areas with a paragraph, besides those holding a high-priority story
 STORIES = 3  # stories told per paragraph; the others are counted
@@ -114,7 +114,7 @@ class OverviewWriter:
         t, analysis = self.t, entry.analysis
         assessment = self.by_id[entry.id]
         ref = entry.ref or self.ref(entry.id)
-        title = t("quoted", text=excerpt(entry.title, "", TITLE))
+        title = t("quoted", text=shorten(" ".join(entry.title.split()), TITLE))
         named = self.whom(assessment, entry.title)
         # Who the sources name, after the title, or as a clause where the title closes a parenthesis.
         say = partial(
