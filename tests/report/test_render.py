@@ -63,6 +63,20 @@ def test_a_section_says_when_it_has_nothing_to_list(lang: str) -> None:
         assert not re.search(r"<tbody>\s*</tbody>", html)
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_item_known_by_its_title_alone_says_its_fields_are_empty_for_want_of_text(lang: str) -> None:
+    """An import may list a thread by its title alone: its empty fields say the data holds no text of
+    it, not that no sentence of it was recognised."""
+    bare = week()[0].model_copy(update={"body": None, "comments": []})
+    t = Catalogue(lang)
+    for items, shown, hidden in (([bare], "not_described", "not_stated"), ([week()[2]], "not_stated", "not_described")):
+        report = report_of(items, lang)
+        assert report.focus[0].deep
+        markdown, html = render_markdown(report), unescape(render_html(report))
+        for text in (markdown, html):
+            assert t(shown) in text and t(hidden) not in text
+
+
 def test_source_markup_is_shown_as_text() -> None:
     html = render_html(fixed_report("en"))
     markdown = render_markdown(fixed_report("en"))

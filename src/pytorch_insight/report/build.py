@@ -159,6 +159,7 @@ class _Builder:
                 analysis.facts.downstream = downstream_uses(analysis.facts.files, self.options.downstream)
             entry = self.focus_entry(assessment, analysis, deep)
             entry.story = [self.ref(member) for member in story.members[1:]]
+            entry.described = any(described(self.by_id[member].item) for member in story.members)
             entries.append(entry)
             self.entries.append(entry)
             self.focus_ids.update(story.members)
@@ -452,3 +453,8 @@ def build_report(
 def estimated(item: Item) -> bool:
     """Whether the item's creation date was inferred at import, not collected (`dating`)."""
     return bool((item.model_extra or {}).get("created_estimate"))
+
+
+def described(item: Item) -> bool:
+    """Whether the collected data holds any text of the item beyond its title: a description or a comment."""
+    return bool((item.body or "").strip()) or any((comment.body or "").strip() for comment in item.comments)

@@ -88,6 +88,9 @@ class FocusEntry(BaseModel):
     story: list[str] = Field(default_factory=list)  # the other items of its story (its fixes, resubmissions, stack)
     evidence: list[Evidence] = Field(default_factory=list)
     quoted_refs: dict[str, str] = Field(default_factory=dict)  # field -> the linked item it quotes, as "#N"
+    # False when no item of its story holds a description or a comment in the collected data (an
+    # import may list a thread by its title alone): its empty fields say so, not that nothing was found.
+    described: bool = True
 
 
 class Theme(BaseModel):

@@ -78,6 +78,12 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "未提取：没有识别出说明它的句子，请阅读原帖",
         "en": "not extracted: no sentence was recognised as stating it; read the thread",
     },
+    # An item the data holds by its title alone (an import that lists a thread without its text): the
+    # field is empty because there is nothing to read, which the reader should know.
+    "not_described": {
+        "zh": "未提取：收集到的数据中没有它的描述或评论，请阅读原帖",
+        "en": "not extracted: the collected data holds no description or comment of it; read the thread",
+    },
     "workaround_labelled": {"zh": "；但它带有分诊标签“{label}”", "en": "; it carries the triage label “{label}”"},
     "source_quote": {"zh": "原文", "en": "quoted"},
     "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
