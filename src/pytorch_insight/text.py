@@ -281,7 +281,12 @@ def excerpt(sentence: str, words: str = "", limit: int = 120) -> str:
 def _lead_in_marked(quote: str) -> str:
     """A quote that ends on its sentence's colon, with the mark that what the colon introduces is cut
     away: a quote ending in a colon points at nothing."""
-    return f"{quote} …" if quote.endswith(":") else quote
+    return left_out(quote) if quote.endswith(":") else quote
+
+
+def left_out(lead: str) -> str:
+    """A lead-in quoted without the log, code or list it introduces, marked so ("... fails with: …")."""
+    return f"{lead} …"
 
 
 CODE_SPAN = re.compile(r"`[^`\n]*`")

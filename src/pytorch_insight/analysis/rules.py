@@ -43,6 +43,7 @@ from pytorch_insight.text import (
     excerpt,
     join_sentences,
     lead_in,
+    left_out,
     parse_body,
     section,
     sentences,
@@ -380,7 +381,7 @@ def summarise(body: Body, lists: bool = True) -> str:
             chosen = with_its_list(found[:2], candidate) if lists else found[:2]
             if len(chosen) > 1 and lead_in(chosen[0]) and skips_code(candidate, chosen[0], chosen[1]):
                 # What the lead-in introduced (code, a log) is not quoted: the gap is marked.
-                chosen = [f"{chosen[0]} …", *chosen[1:]]
+                chosen = [left_out(chosen[0]), *chosen[1:]]
             return join_sentences(_closed(chosen, candidate, lists))
     return ""
 
@@ -392,7 +393,7 @@ def _closed(chosen: list[str], text: str, lists: bool) -> list[str]:
     if not chosen or not lead_in(chosen[-1]) or chosen[-1].rstrip().endswith("…"):
         return chosen
     listed = with_its_list(chosen[-1:], text) if lists else chosen[-1:]
-    return [*chosen[:-1], listed[0] if listed[0] != chosen[-1] else f"{chosen[-1]} …"]
+    return [*chosen[:-1], listed[0] if listed[0] != chosen[-1] else left_out(chosen[-1])]
 
 
 # How much of a sentence's end (or start) finds it again in its text.
