@@ -273,3 +273,23 @@ def test_a_package_list_pasted_without_its_heading_is_no_sentence() -> None:
 def test_a_title_before_a_name_does_not_end_a_sentence() -> None:
     text = "Warnings were flagged by Dr. CI on every run. They are errors now."
     assert sentences(text) == ["Warnings were flagged by Dr. CI on every run.", "They are errors now."]
+
+
+def test_a_code_span_of_three_backticks_in_a_sentence_is_no_fence() -> None:
+    body = (
+        "I register the rule with ```@sprocket_rule```, which takes keyword tensors. The lookup then fails.\n\n"
+        "Here is a repro:\n\n```python\nimport grommet\ngrommet.spin(3)\n```\n\nIt fails on every call."
+    )
+    said = sentences(body)
+    assert said[0].startswith("I register the rule with")
+    assert "The lookup then fails." in said
+    assert not any("grommet.spin" in sentence for sentence in said)
+    assert parse_body(body).code_blocks == ["import grommet\ngrommet.spin(3)"]
+
+
+def test_a_fence_closes_only_on_a_line_of_its_own_with_as_many_backticks() -> None:
+    body = "Diff:\n\n````diff\n+```python\n+x = 1\n+```\n````\n\nThe docs page renders twice."
+    assert parse_body(body).code_blocks == ["+```python\n+x = 1\n+```"]
+    assert sentences(body)[-1] == "The docs page renders twice."
+    unclosed_inline = "Run it:\n```\nspin --fast```\nThen the wheel stops."
+    assert parse_body(unclosed_inline).code_blocks == ["spin --fast```\nThen the wheel stops."]

@@ -40,9 +40,11 @@ BOLD_LEAD = re.compile(r"^[ \t]{0,3}\*\*([^*\n]{1,40}?)[ \t]*(?::[ \t]*\*\*|\*\*
 # ("**Crash output:**") it announces what follows, and stays.
 BOLD_HEADING_LINE = re.compile(r"^[ \t]{0,3}\*\*[^*\n]{1,40}?(?<!:)\*\*[ \t]*$", re.M)
 PLAIN_LEAD = re.compile(r"^[ \t]{0,3}([A-Za-z][A-Za-z ;/-]{0,30}?)[ \t]*:[ \t]*", re.M)
-# An opening fence starts at the beginning of a backtick run and its info string holds no backtick
-# (CommonMark's rule), so a line of backticks is read once, not once per backtick.
-FENCE = re.compile(r"(?<!`)`{3,}[^\n`]*\n(.*?)(?:```|\Z)", re.S)
+# A fence opens a line (after its indent or a quote's marks) and closes on a line of its own with at
+# least as many backticks, and its info string holds no backtick (CommonMark's rules, which GitHub
+# renders by). "by ```foo```, which ..." in a sentence is a code span: read as a fence, its closing
+# run would open one that swallows the prose up to the next block and leaves that block's code as prose.
+FENCE = re.compile(r"^[ \t>]*+(?P<ticks>`{3,})[^\n`]*\n(?P<code>.*?)(?:^[ \t>]*+(?P=ticks)`*+[ \t]*+$|\Z)", re.S | re.M)
 IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)|<img\b[^<>]*>", re.I)
 # Only the tags GitHub renders: `#include <nccl.h>` and `std::vector<int>` are text, kept verbatim.
 HTML_TAG = re.compile(
@@ -205,7 +207,7 @@ def parse_body(text: str | None) -> Body:
         # the text under each is kept, in order.
         parts.setdefault(name, []).append(text[begin:end])
     sections = {name: "\n\n".join(texts) for name, texts in parts.items()}
-    return Body(sections, [block.strip() for block in FENCE.findall(text)])
+    return Body(sections, [block.group("code").strip() for block in FENCE.finditer(text)])
 
 
 def _leads(text: str, fences: list[tuple[int, int]]) -> Iterator[tuple[int, str]]:
@@ -483,7 +485,7 @@ def announced_errors(sentences_read: list[str], text: str) -> list[tuple[str, st
     for block in FENCE.finditer(text):
         before = text[max(0, block.start() - 400) : block.start()].rstrip()
         lead = before[before.rfind("\n") + 1 :]
-        errors = ERROR_LINE.findall(block.group(1))
+        errors = ERROR_LINE.findall(block.group("code"))
         # "**Error:**" leads in as "Error:" does
         if lead_in(lead.rstrip("*_` \t")) and errors and not WANTED_LOG.search(lead):
             announced.setdefault(_last_words(lead), shorten(" ".join(errors[-1].split()), ERROR_LINE_LIMIT))

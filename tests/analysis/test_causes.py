@@ -71,6 +71,7 @@ def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the
         # why the reporter expected otherwise
         "This is surprising because the flag asks the engine to keep the history.",
         "The call should succeed because both tensors live on the same device.",
+        "It seems rather odd because the sprocket only logs warnings and yet the run still stops.",
         # why the tests cost what they do
         "The new tests need a lot of host memory due to the sizes that trigger the overflow.",
         # why a repro's check fails: the symptom again
@@ -125,6 +126,8 @@ def test_a_stated_cause_is_still_one() -> None:
     for culprit in ("#5151", "https://github.com/example/lib/pull/5151"):
         regressed = f"The slowdown on the small shapes is caused by {culprit}."
         assert root_causes([regressed], "") == [regressed]
+    caused = "The cause is that the sprocket index only counts positional tensors, not keyword ones."
+    assert root_cause_sentences([parse_body(f"Registration fails on keyword tensors. {caused}")], [])[0] == [caused]
     explained = "The reason why is the scheduler assumes dense layouts when it reuses a buffer."
     assert root_cause_sentences([parse_body(f"It fails on sparse outputs. {explained}")], [])[0] == [explained]
     labelled = "Root cause: the pool hands out a freed block."
@@ -558,3 +561,15 @@ def test_a_fix_s_note_on_its_benchmark_run_is_no_account_of_the_report() -> None
     )
     found = analyse(item(42, "Compile time grows quadratically with the graph size", ""), told)
     assert found[42].root_cause.startswith("The fusion pass compared every pair of nodes")
+
+
+def test_the_sentence_quoted_as_the_root_cause_is_not_quoted_again_as_a_detail() -> None:
+    cause = "The cause is that `sprocket_specs` only counts positional tensors, while `grommet_args` counts all."
+    body = (
+        "Sprocket lookups fail for keyword tensors. Custom rules cannot be registered for them. "
+        f"An assertion `len(a) == len(b)` fails in `expand_sprockets`. {cause}"
+    )
+    found = analyse(item(1, "Sprocket propagation fails with keyword tensors", body=body))[1]
+    assert found.root_cause == cause
+    assert cause not in found.details
+    assert found.details.startswith("An assertion")

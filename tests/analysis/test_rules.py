@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
+from pytorch_insight.analysis.causes import root_causes
+from pytorch_insight.analysis.figures import comparisons, facts
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
-from pytorch_insight.analysis.rules import RuleAnalyser, comparisons, facts, root_causes, summarise
+from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.model import Comment, Item
 from pytorch_insight.pipeline import assess
@@ -602,3 +604,25 @@ def test_a_summary_that_ends_in_a_lead_in_quotes_its_list_or_marks_what_it_left_
     assert summarise(parse_body(alone)) == "The sprocket cache crashes during its lookup with: …"
     # the mark keeps the sentence a lead-in for every reader of the summary
     assert lead_in(summarise(parse_body(alone)))
+
+
+def test_the_code_quoted_with_a_workaround_is_a_whole_fenced_block() -> None:
+    from pytorch_insight.analysis.workaround import find_workaround
+
+    offered = "A common workaround is to call ```spin()``` on the grommet before each step."
+    text = f"{offered}\nThe wheel then keeps its speed.\n```python\ngrommet.spin()\nstep()\n```\n"
+    assert find_workaround([], [parse_body(text)], []) == (offered, "grommet.spin()\nstep()")
+    cut = f"{offered}\n```python\n" + "step()\n" * 120 + "```\n"
+    assert find_workaround([], [parse_body(cut)], [])[1] == ""
+
+
+def test_a_label_of_a_link_or_of_code_is_no_statement() -> None:
+    from pytorch_insight.analysis.rules import says_something
+
+    assert not says_something("Trace of the slow grommet run: https://example.com/t/1?run=2 .")
+    assert not says_something("Command ```spin --grommet --steps 40 --seed 3 --fast```")
+    assert says_something("`Grommet.spin()` stops after the third step on every rank.")
+    assert says_something("`Grommet.spin()` crashes during sprocket evaluation with: …")
+    assert says_something(
+        "The sprocket loop in `spin.cu` reads past the end of its tile: https://example.com/spin.cu#L10"
+    )

@@ -26,7 +26,7 @@ from pytorch_insight.text import REQUEST, Body, code_only, lead_in, section, sen
 EFFECT = r",\s*(?:which (?:causes|caused|leads to|led to|results in|resulted in)|leading to|resulting in|causing)"
 ROOT_CAUSE = re.compile(
     r"\b(?:root cause|caused by|because|due to|the (?:issue|problem|bug) (?:is|was) that|"
-    r"this happens (?:when|because)|the reason (?:why )?(?:is|was)|stems from|originates (?:from|in)|"
+    r"this happens (?:when|because)|the (?:reason (?:why )?|cause )(?:is|was)|stems from|originates (?:from|in)|"
     r"(?:crash|error|failure|bug|problem|issue|segfault|hang)\w* comes? from|"
     rf"{EFFECT}|"
     # "the underlying problem is ...", not "the underlying problem persists" (which names none)
@@ -107,6 +107,7 @@ NOT_A_FAILURE = re.compile(r"\b(?:unaffected|not affected|works (?:fine|correctl
 # the reporter expected otherwise, not why it fails.
 EXPECTATION = re.compile(
     r"\b(?:surpris\w*|unexpected\w*|counter-?intuitive|confusing|strange|weird|"
+    r"(?:is|was|seems|seemed|looks|looked) (?:\w+ )?odd|"
     r"(?:should|ought to) (?:(?:\w+ ){0,2}(?:work|succeed|pass|be fine|be allowed)|not (?:fail|crash|error|raise)))\b",
     re.I,
 )

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from pytorch_insight.analysis.causes import root_cause_sentences, root_causes
 from pytorch_insight.analysis.change_words import describes_change, measures, prior_symptom, run_note
+from pytorch_insight.analysis.figures import URL, facts
 from pytorch_insight.analysis.fix_state import (
     blames_itself,
     fix_state,
@@ -26,8 +27,6 @@ from pytorch_insight.analysis.lists import LIST_ITEM, with_its_list
 from pytorch_insight.analysis.model import (
     Analysis,
     AnalysisContext,
-    Comparison,
-    Facts,
     FileChange,
 )
 from pytorch_insight.analysis.roles import RoleModel, load_role_model
@@ -36,10 +35,11 @@ from pytorch_insight.model import Item, later_comments
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.pipeline.references import umbrella
 from pytorch_insight.text import (
+    CODE_SPAN,
+    FENCE,
     LETTER,
     Body,
     aside,
-    bounded,
     excerpt,
     join_sentences,
     lead_in,
@@ -60,40 +60,6 @@ SUMMARY_SECTIONS = (
     "context",
 )
 MECHANISM = re.compile(r"`[^`]+`|\b[\w/]+\.(?:py|cpp|cu|h|hpp|c|cc|yaml|yml)\b|\b\w+\(\)")
-VERSION_PATTERNS = (
-    (
-        "torch",
-        re.compile(
-            r"\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d\.\d{1,2}(?:\.\d+)?(?:[+.][\w.]+)?)(?!\d)", re.I
-        ),
-    ),
-    ("CUDA", re.compile(r"\bCUDA(?:\s+version)?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)")),
-    ("ROCm", re.compile(r"\bROCm(?:\s+version)?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)", re.I)),
-    ("Python", re.compile(r"\bPython(?:\s+version)?\s*[:=]?\s*`?(3\.\d+(?:\.\d+)?)", re.I)),
-    ("triton", re.compile(r"\btriton(?:\s+version)?`?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)", re.I)),
-)
-HARDWARE = re.compile(
-    r"\b(?:[HB]\d{2,3}|GB\d{3}|A100|A10G?|L40S?|L4|V100|T4|MI\d{3}X?|gfx\d{3,4}|"
-    r"Apple M[1-5](?: (?:Pro|Max|Ultra))?|RTX ?\d{4}|TPU ?v\d\w?|Gaudi ?\d?)\b"
-)
-# "2.5-4x" is one range, kept whole.
-NUMBER = re.compile(
-    r"(?<![\w.])[~+\-]?\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?"
-    r"\s?(?:ms|µs|us|sec|GiB|GB|MiB|MB|%|x|tok/s|tokens/s|TFLOPS|GB/s|it/s)(?![\w/]|\.\.)"
-)
-# Numbers, error lines and comparisons are read from the whole body: each pattern starts only where
-# a number or a line starts, so a run of digits or blank lines is read once (linear in the body).
-COMPARISON = re.compile(
-    r"(?<!\d)(\d+(?:\.\d+)?)\s?(ms|µs|us|s|GB|MB|tok/s|TFLOPS|GB/s|it/s)\s*(?:vs\.?|versus|->|→|to)\s*(\d+(?:\.\d+)?)\s?\2(?![\w/])"
-)
-ERROR_LINE = re.compile(
-    r"^[ \t]*+(?=[\w.])((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b(?::[^\n]{0,200}|\([^\n]{0,80}\))?)", re.M
-)
-INLINE_ERROR = re.compile(r"`((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b[^`]{0,160})`")
-API = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
-CODE_SPAN = re.compile(r"`([^`\n]{2,60})`")
-TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
-URL = re.compile(r"https?://\S+")
 # What a repro shows going wrong, in a report's words after it: harm, or outputs that disagree.
 SEEN_WRONG = re.compile(rf"{OPENING_HARM.pattern}|\bdiscrepanc(?:y|ies)\b", re.I)
 # "*Quick note: this report comes from a user ...*", "Disclaimer: ...", "Apologies for posting ...": a
@@ -105,6 +71,7 @@ OPENING_NOTE = re.compile(
     re.I,
 )
 SUMMARY_WORDS = 5
+LABEL_WORDS = 6  # "Profile of the run with the fix:", a label of what follows, not a statement
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
 # "Install the package with `pip install …`", "Clone the repo and run …": a step of the setup, which
 # tells how to get to the problem, not what it is. "Human note: I found this while working on …": where
@@ -230,7 +197,7 @@ class RuleAnalyser:
                 analysis.summary = fixed[0].item.title or ""
                 analysis.quoted_from["summary"] = fixed[0].id
         summary = analysis.summary
-        analysis.details = join_sentences(first(mechanism_sentences(item, body), 2, exclude=summary))
+        mechanism = first(mechanism_sentences(item, body), 2, exclude=summary)
         changes = [item.kind in CHANGES, *(other.item.kind in CHANGES for other in story)]
         # A tracker gathers other problems and has no cause of its own: its criteria and checklists
         # (a cherry-pick's "Criteria Category: ...") read as causes to the rules, and as false to a reader.
@@ -261,6 +228,9 @@ class RuleAnalyser:
             ):
                 analysis.root_cause = fix_account
                 analysis.quoted_from["root_cause"] = fixes[0].id
+        # what the root cause quotes is not quoted again as a detail of the mechanism (nor is another
+        # sentence quoted in its place: the next one tends to state the impact, which is quoted there)
+        analysis.details = join_sentences([s for s in mechanism if s.removesuffix("…") not in analysis.root_cause])
         used = summary + analysis.root_cause + analysis.details
         stated = impact_sentences([assessment, *story, *tracked])
         analysis.impact = join_sentences(first(stated, 2, exclude=used))
@@ -365,8 +335,9 @@ def summarise(body: Body, lists: bool = True) -> str:
         if (note := OPENING_NOTE.match(candidate)) and candidate[note.end() :].strip():
             candidate = candidate[note.end() :]  # a note on the report itself, before what it reports
         found = [s for s in sentences(candidate if lists else LIST_ITEM.sub("", candidate)) if says_something(s)]
-        opening = candidate.split("```", 1)[0]
-        if found and "```" in candidate and not any(says_something(s) for s in sentences(opening)):
+        fence = FENCE.search(candidate)
+        opening = candidate[: fence.start()] if fence else candidate
+        if found and fence and not any(says_something(s) for s in sentences(opening)):
             # A description whose opening, before its code, states nothing: a remark after the
             # repro ("I can look at it later") is no summary of it, what it shows going wrong is
             # ("I observe a large discrepancy between the CPU and GPU outputs"); only in the
@@ -417,7 +388,23 @@ def says_something(sentence: str) -> bool:
         and not REFERENCE_ONLY.match(sentence)
         and not SETUP_STEP.match(sentence)
         and not aside(sentence)
+        and not labels_only(sentence)
     )
+
+
+def labels_only(sentence: str) -> bool:
+    """A label of the link or code it is followed by ("Trace for the second run: <url>", "Command
+    `make all`"): the few words outside them end on a colon, or are one word without a full stop
+    ("The kernel in `a.cu` reads past the end of the tile: <url>" states something first)."""
+    said = sentence.rstrip().removesuffix("…").rstrip()
+    # a lead-in ("`spin()` fails with:") introduces what follows it, and is read as one (`lead_in`)
+    if said.endswith(":") or not ("`" in said or "://" in said):
+        return False
+    outside = CODE_SPAN.sub(" ", URL.sub(" ", said)).rstrip(" .;,")
+    words = [word for word in outside.split() if LETTER.search(word)]
+    if outside.endswith(":"):
+        return len(words) <= LABEL_WORDS
+    return len(words) <= 1 and not said.endswith(("!", "?", "."))
 
 
 def repeats(sentence: str, title: str | None) -> bool:
@@ -436,60 +423,3 @@ def mechanism_sentences(item: Item, body: Body) -> list[str]:
 
 FINISHED = (".", "!", "?", ":", ")", "`", '"', "'", "]", ">", "*")
 IMPACT_AGAIN = 200
-
-
-def facts(item: Item, body: Body) -> Facts:
-    text = f"{item.title or ''}\n{bounded(item.body)}"
-    return Facts(
-        components=[tag for tag in TITLE_TAG.findall(item.title or "")],
-        apis=_distinct(API.findall(text) + [span for span in CODE_SPAN.findall(text) if "." in span or "(" in span])[
-            :6
-        ],
-        versions=_most_specific(
-            f"{name} {match}" for name, pattern in VERSION_PATTERNS for match in pattern.findall(text)
-        )[:6],
-        # A link's anchor is no hardware: "…/kernel.cu#L10-L40" names lines, not an L40.
-        hardware=_distinct(HARDWARE.findall(URL.sub(" ", text)))[:4],
-        numbers=_distinct(" ".join(n.split()) for n in NUMBER.findall(text))[:8],
-        comparisons=comparisons(text),
-        # An inline error quoted across a line break is one line of the report.
-        errors=_most_specific(
-            ERROR_LINE.findall("\n".join(body.code_blocks))
-            + [" ".join(error.split()) for error in INLINE_ERROR.findall(text)]
-            + ERROR_LINE.findall(bounded(item.body))
-        )[:3],
-        files=[FileChange.model_validate(f) for f in (item.model_extra or {}).get("files", [])],
-    )
-
-
-def comparisons(text: str) -> list[Comparison]:
-    """Side-by-side measurements and the change between them, e.g. 12.4 ms vs 13.9 ms = +12.1 %."""
-    found = []
-    for before, unit, after in COMPARISON.findall(text):
-        a, b = float(before), float(after)
-        if a:
-            found.append(
-                Comparison(
-                    before=a,
-                    after=b,
-                    unit=unit,
-                    change_pct=round((b - a) / a * 100, 1),
-                    text=f"{before} {unit} → {after} {unit}",
-                )
-            )
-    return found[:3]
-
-
-SPECIFIC_LIMIT = 64
-
-
-def _most_specific(values: Iterable[str]) -> list[str]:
-    """Distinct values, leaving out one that another spells out further (torch 2.12 < torch 2.12.0, an
-    error's name < the error with its message). Only the first SPECIFIC_LIMIT are compared, each with
-    each: a hostile body may hold thousands."""
-    found = _distinct(values)[:SPECIFIC_LIMIT]
-    return [v for v in found if not any(other != v and other.startswith(v) for other in found)]
-
-
-def _distinct(values: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(value.strip() for value in values if value.strip()))

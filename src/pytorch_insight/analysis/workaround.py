@@ -9,7 +9,7 @@ import re
 from pytorch_insight.analysis.causes import HARM
 from pytorch_insight.analysis.lists import with_its_list
 from pytorch_insight.headings import ROLE_HEADINGS
-from pytorch_insight.text import REQUEST, Body, join_sentences, lead_in, parse_body, section, sentences
+from pytorch_insight.text import FENCE, REQUEST, Body, join_sentences, lead_in, parse_body, section, sentences
 
 WORKAROUND = re.compile(
     r"\b(?:work-?around|work around|as a temporary (?:fix|solution)|in the meantime|"
@@ -171,5 +171,6 @@ def _code_after(text: str, sentence: str) -> str:
     if anchor < 0:
         return ""
     rest = text[anchor : anchor + len(sentence) + 400]
-    block = re.search(r"```[^\n]*\n(.*?)```", rest, re.S)
-    return block.group(1).strip() if block else ""
+    block = FENCE.search(rest)
+    # a block the window cuts before its closing fence is not quoted as if it ended there
+    return block.group("code").strip() if block and block.group(0).rstrip().endswith("`") else ""

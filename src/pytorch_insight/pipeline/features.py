@@ -14,9 +14,9 @@ from sys import intern
 from pytorch_insight.guard import guard
 from pytorch_insight.model import Item
 from pytorch_insight.pickling import by_fields
+from pytorch_insight.text import FENCE
 
 WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
-FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 # An environment report pasted without a code fence ("Collecting environment information...",
 # "PyTorch version: 2.8.0", "ROCM used to build PyTorch: N/A") names every platform the tool asks
 # about, used or not: it is cut up to the next heading, so no area or word is read from it.
