@@ -80,6 +80,8 @@ KEPT_AWAY = re.compile(r"\b(?:prevent|avoid)\w*\s+(?:[\w-]+\s+){0,3}$", re.I)
 CONDITION = re.compile(r"\b(?:if|unless|in case|whenever)\b[^,;.]*", re.I)
 
 # A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
+# `join_sentences` keeps lines without a stop apart by "; " ("Pad the header; Check the size").
+JOINED_LINES = re.compile(r"; (?=[A-Z])")
 IMPACT_LEAD = re.compile(rf"^(?:{'|'.join(map(re.escape, ROLE_HEADINGS['impact']))})\s*:\s*(?=\S)", re.I)
 
 
@@ -167,7 +169,12 @@ def harm_told(summary: str, limit: int, change: bool = False) -> str:
     named elsewhere ("The error happens inside ..."), only inside code (`leaky_relu`) or only as
     the reason for something else ("This test was disabled because it is failing"). A `change`'s
     opening states harm only as the harm it fixes. A long one is cut around its harm word."""
-    opening = next(iter(sentences(summary)), "")
+    parts = JOINED_LINES.split(next(iter(sentences(summary)), ""))
+    # the opening is read from its first line that names harm: a line before it may be a heading's
+    # words, and that line may itself be an entry of a change log ("Add a test that checks both
+    # paths error out"), which says what the change does
+    first = next((n for n, part in enumerate(parts) if OPENING_HARM.search(part)), 0)
+    opening = "; ".join(parts[first:])
     fixed = FIXED_HARM.match(opening) if change else None
     if change and (fixed is None or CLOSING_LINE.match(opening)):
         return ""

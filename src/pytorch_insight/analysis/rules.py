@@ -22,7 +22,14 @@ from pytorch_insight.analysis.fix_state import (
     similar_prs,
     threads_say,
 )
-from pytorch_insight.analysis.impact import CHANGES, OPENING_HARM, consequence, harm_told, impact_sentences
+from pytorch_insight.analysis.impact import (
+    CHANGES,
+    JOINED_LINES,
+    OPENING_HARM,
+    consequence,
+    harm_told,
+    impact_sentences,
+)
 from pytorch_insight.analysis.lists import LIST_ITEM, with_its_list
 from pytorch_insight.analysis.model import (
     Analysis,
@@ -308,9 +315,6 @@ def first(found: Iterable[str], limit: int, exclude: str = "") -> list[str]:
         if len(chosen) == limit:
             break
     return chosen
-
-
-JOINED_LINES = re.compile(r"; (?=[A-Z])")
 
 
 def prose_opening(body: Body) -> str:

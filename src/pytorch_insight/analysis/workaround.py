@@ -166,11 +166,16 @@ ELSEWHERE = re.compile(r"\s*(?:the\s+|a\s+|an\s+)?(?:cuda|cpu|mps|xpu|rocm|gpus?
 
 
 def _code_after(text: str, sentence: str) -> str:
-    """The code block that follows a workaround sentence within a few lines, if any."""
+    """The code block that follows a workaround sentence within a few lines, if any: right after it,
+    or after it leads in to one. A block another sentence introduces ("Common test pattern:") is that
+    sentence's, often the failing code itself."""
     anchor = text.find(sentence[:40])
     if anchor < 0:
         return ""
     rest = text[anchor : anchor + len(sentence) + 400]
     block = FENCE.search(rest)
     # a block the window cuts before its closing fence is not quoted as if it ended there
-    return block.group("code").strip() if block and block.group(0).rstrip().endswith("`") else ""
+    if block is None or not block.group(0).rstrip().endswith("`"):
+        return ""
+    between = sentences(rest[: block.start()])
+    return block.group("code").strip() if len(between) <= 1 or lead_in(sentence) else ""
