@@ -247,8 +247,15 @@ def test_a_sentence_saying_how_the_text_was_made_or_vouching_for_it_is_not_quote
         "Co-written with Copilot after a long debugging session.",
         "I ran the fix on two machines and take full responsibility for the patch.",
         "Before sending it I reviewed each line of the diff myself.",
+        "Vibe-coded over a weekend, then trimmed by hand.",
+        "Mostly copilot-coded from the existing sprocket templates.",
     ):
         assert sentences(f"{disclosure} {said}") == [said], disclosure
+    # the line naming the assistant that coded the change goes, the change log after it stays
+    assert sentences(f"Codex coded the sprocket loop for me\nAdded half precision support\n\n{said}") == [
+        "Added half precision support",
+        said,
+    ]
     # A line saying a person reworded an assistant's text introduces the text, often without a stop.
     reworded = "Manual rephrasing of a Gemini draft\n`grommet.pack` writes the header twice, so reading it back fails."
     assert sentences(reworded) == ["`grommet.pack` writes the header twice, so reading it back fails."]

@@ -29,12 +29,14 @@ THE_TEXT = (
     rf"(?:{MADE}(?:\s+and\s+(?:the\s+)?{MADE})?\s+)?|everything\s+(?:(?:below|above|here)\s+)?)"
 )
 # Matched at a sentence's start: "Co-written with Copilot", "The following summary was prepared using
-# an AI", "Manual rephrasing of a ChatGPT draft".
+# an AI", "Manual rephrasing of a ChatGPT draft", "Copilot-generated".
 OPENING = re.compile(
     r"\W*(?:note:\s*)?(?:"
     rf"(?:{THE_TEXT}(?:is|was|were|has\s+been|have\s+been)\s+(?:\w+ly\s+)?)?{MAKING}\s+(?:\w+\s+){{0,2}}?(?:with|by|via|using|through)\s+"
     rf"(?:(?:the\s+)?(?:help|assistance)\s+(?:of|from)\s+)?{ASSISTANT}"
     rf"|(?:human|manual)\s+(?:rephras|reword|rewrit|edit)\w*\s+of\s+(?:an?\s+|the\s+)?{ASSISTANT}"
+    # "Claude-coded using a kernel-writing skill", "Vibe-coded with ...": the assistant or the manner named first
+    rf"|(?:\w+ly\s+)?(?:(?:{NAMES})[- ]?(?:coded|{MAKING})|vibe[- ]?coded)\b"
     r")",
     re.I,
 )
@@ -48,7 +50,7 @@ ATTESTATION = re.compile(
 # the benchmark script"), or saying a person reworded what one wrote ("Manual rewording of a Gemini
 # draft", often with no full stop before the text it introduces): no summary of the change.
 ASSISTANT_LINE = re.compile(
-    r"^[ \t]*+(?:codex|claude|copilot|chatgpt)\b[^\n]{0,40}?\b(?:assisted|helped|wrote|generated)\b.*$|"
+    r"^[ \t]*+(?:codex|claude|copilot|chatgpt)\b[^\n]{0,40}?\b(?:assisted|helped|wrote|generated|coded|authored)\b.*$|"
     r"^[ \t]*+(?:human|manual)[ \t]+(?:rephras|reword|rewrit|edit)\w*[ \t]+of[ \t]+(?:an?[ \t]+|the[ \t]+)?"
     rf"(?:{NAMES}|llm|ai|gpt\S*)\b[^\n.]{{0,40}}$",
     re.I | re.M,

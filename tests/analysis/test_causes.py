@@ -71,7 +71,7 @@ def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the
         # why the reporter expected otherwise
         "This is surprising because the flag asks the engine to keep the history.",
         "The call should succeed because both tensors live on the same device.",
-        "It seems rather odd because the sprocket only logs warnings and yet the run still stops.",
+        "This looks odd to me because the grommet sheet lists eight teeth as the limit.",
         # why the tests cost what they do
         "The new tests need a lot of host memory due to the sizes that trigger the overflow.",
         # why a repro's check fails: the symptom again

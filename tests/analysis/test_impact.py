@@ -199,7 +199,9 @@ def test_the_author_s_aside_is_neither_summary_nor_impact() -> None:
 
 def test_the_opening_line_that_names_harm_is_read_alone() -> None:
     # lines kept apart by "; ": a change log's entry that mentions an error is no impact
-    logged = "Since a long sprocket spins in the framework; Add a test that checks both paths error out Rename `spin`"
+    logged = (
+        "Sprockets wider than the frame; Add a regression test where each grommet path must error out Rename `spin`"
+    )
     assert harm_told(logged, 200) == ""
-    stated = "I found that if `teeth` is not given, we get an inscrutable grommet error (see below)."
-    assert harm_told(f"Spinning a sprocket in half precision; {stated}", 200) == stated
+    stated = "Without the `teeth` argument the spinner stops with an unreadable grommet error."
+    assert harm_told(f"Sprockets cut from brass sheet; {stated}", 200) == stated

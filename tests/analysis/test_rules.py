@@ -610,13 +610,15 @@ def test_the_code_quoted_with_a_workaround_is_a_whole_fenced_block() -> None:
     from pytorch_insight.analysis.workaround import find_workaround
 
     offered = "A common workaround is to call ```spin()``` on the grommet before each step."
-    text = f"{offered}\n```python\ngrommet.spin()\nstep()\n```\nThe wheel then keeps its speed.\n```python\nstep()\n```\n"
+    text = (
+        f"{offered}\n```python\ngrommet.spin()\nstep()\n```\nThe wheel then keeps its speed.\n```python\nstep()\n```\n"
+    )
     assert find_workaround([], [parse_body(text)], []) == (offered, "grommet.spin()\nstep()")
     cut = f"{offered}\n```python\n" + "step()\n" * 120 + "```\n"
     assert find_workaround([], [parse_body(cut)], [])[1] == ""
     # the block another sentence introduces is that sentence's (here the failing code), not the workaround's
-    fine = "The same call is fine on a contiguous clone of the sprocket."
-    failing = f"{fine}\n\nEvery grommet hits it the same way. Common pattern:\n\n```python\nspin(sprocket.T)\n```\n"
+    fine = "The stall goes away when the sprocket is copied with its teeth packed first."
+    failing = f"{fine}\n\nThe gear trains in our lab stall too. A typical setup:\n\n```python\nspin(sprocket.T)\n```\n"
     assert find_workaround([], [parse_body(failing)], []) == (fine, "")
 
 
