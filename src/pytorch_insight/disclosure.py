@@ -36,7 +36,7 @@ OPENING = re.compile(
     rf"(?:(?:the\s+)?(?:help|assistance)\s+(?:of|from)\s+)?{ASSISTANT}"
     rf"|(?:human|manual)\s+(?:rephras|reword|rewrit|edit)\w*\s+of\s+(?:an?\s+|the\s+)?{ASSISTANT}"
     # "Claude-coded using a kernel-writing skill", "Vibe-coded with ...": the assistant or the manner named first
-    rf"|(?:\w+ly\s+)?(?:(?:{NAMES})[- ]?(?:coded|{MAKING})|vibe[- ]?coded)\b"
+    rf"|(?:(?:purely|mostly|partly|largely|entirely|fully)\s+)?(?:(?:{NAMES})[- ]?(?:coded|{MAKING})|vibe[- ]?coded)\b"
     r")",
     re.I,
 )
