@@ -79,9 +79,9 @@ KEPT_AWAY = re.compile(r"\b(?:prevent|avoid)\w*\s+(?:[\w-]+\s+){0,3}$", re.I)
 # condition is supposed, not stated.
 CONDITION = re.compile(r"\b(?:if|unless|in case|whenever)\b[^,;.]*", re.I)
 
-# A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
 # `join_sentences` keeps lines without a stop apart by "; " ("Pad the header; Check the size").
 JOINED_LINES = re.compile(r"; (?=[A-Z])")
+# A sentence its author led with the impact's name ("Observable effect: ..."): the words after it.
 IMPACT_LEAD = re.compile(rf"^(?:{'|'.join(map(re.escape, ROLE_HEADINGS['impact']))})\s*:\s*(?=\S)", re.I)
 
 

@@ -78,7 +78,7 @@ OPENING_NOTE = re.compile(
     re.I,
 )
 SUMMARY_WORDS = 5
-LABEL_WORDS = 6  # "Profile of the run with the fix:", a label of what follows, not a statement
+LABEL_WORDS = 6  # "Trace of the second run: <url>": a label of what follows, not a statement
 REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+\S+\s*\.?$", re.I)
 # "Install the package with `pip install …`", "Clone the repo and run …": a step of the setup, which
 # tells how to get to the problem, not what it is. "Human note: I found this while working on …": where
