@@ -284,14 +284,15 @@ def test_a_title_before_a_name_does_not_end_a_sentence() -> None:
 
 def test_a_code_span_of_three_backticks_in_a_sentence_is_no_fence() -> None:
     body = (
-        "I register the rule with ```@sprocket_rule```, which takes keyword tensors. The lookup then fails.\n\n"
-        "Here is a repro:\n\n```python\nimport grommet\ngrommet.spin(3)\n```\n\nIt fails on every call."
+        "The clock face is drawn by ```draw_face```, which also paints the hands. "
+        "After that the second hand flickers.\n\n"
+        "Here is a repro:\n\n```python\nimport clockwork\nclockwork.tick(3)\n```\n\nIt flickers on every tick."
     )
     said = sentences(body)
-    assert said[0].startswith("I register the rule with")
-    assert "The lookup then fails." in said
-    assert not any("grommet.spin" in sentence for sentence in said)
-    assert parse_body(body).code_blocks == ["import grommet\ngrommet.spin(3)"]
+    assert said[0].startswith("The clock face is drawn by")
+    assert "After that the second hand flickers." in said
+    assert not any("clockwork.tick" in sentence for sentence in said)
+    assert parse_body(body).code_blocks == ["import clockwork\nclockwork.tick(3)"]
 
 
 def test_a_fence_closes_only_on_a_line_of_its_own_with_as_many_backticks() -> None:

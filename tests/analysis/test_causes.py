@@ -126,8 +126,8 @@ def test_a_stated_cause_is_still_one() -> None:
     for culprit in ("#5151", "https://github.com/example/lib/pull/5151"):
         regressed = f"The slowdown on the small shapes is caused by {culprit}."
         assert root_causes([regressed], "") == [regressed]
-    caused = "The cause is that the sprocket index only counts positional tensors, not keyword ones."
-    assert root_cause_sentences([parse_body(f"Registration fails on keyword tensors. {caused}")], [])[0] == [caused]
+    caused = "The cause is that the escapement counts only full swings, not half swings."
+    assert root_cause_sentences([parse_body(f"The pendulum clock runs slow. {caused}")], [])[0] == [caused]
     explained = "The reason why is the scheduler assumes dense layouts when it reuses a buffer."
     assert root_cause_sentences([parse_body(f"It fails on sparse outputs. {explained}")], [])[0] == [explained]
     labelled = "Root cause: the pool hands out a freed block."
@@ -564,12 +564,12 @@ def test_a_fix_s_note_on_its_benchmark_run_is_no_account_of_the_report() -> None
 
 
 def test_the_sentence_quoted_as_the_root_cause_is_not_quoted_again_as_a_detail() -> None:
-    cause = "The cause is that `sprocket_specs` only counts positional tensors, while `grommet_args` counts all."
+    cause = "The cause is that `tick_table` holds one entry per hour, while `hand_angle` expects one per minute."
     body = (
-        "Sprocket lookups fail for keyword tensors. Custom rules cannot be registered for them. "
-        f"An assertion `len(a) == len(b)` fails in `expand_sprockets`. {cause}"
+        "The minute hand jumps back at noon. Alarms set after noon never ring. "
+        f"An index check `i < len(tick_table)` fails in `advance_hands`. {cause}"
     )
-    found = analyse(item(1, "Sprocket propagation fails with keyword tensors", body=body))[1]
+    found = analyse(item(1, "Minute hand jumps back at noon", body=body))[1]
     assert found.root_cause == cause
     assert cause not in found.details
-    assert found.details.startswith("An assertion")
+    assert found.details.startswith("An index check")
