@@ -237,7 +237,7 @@ class RuleAnalyser:
                 analysis.quoted_from["root_cause"] = fixes[0].id
         # what the root cause quotes is not quoted again as a detail of the mechanism (nor is another
         # sentence quoted in its place: the next one tends to state the impact, which is quoted there)
-        analysis.details = join_sentences([s for s in mechanism if s.removesuffix("…") not in analysis.root_cause])
+        analysis.details = join_sentences(first(mechanism, len(mechanism), exclude=analysis.root_cause))
         used = summary + analysis.root_cause + analysis.details
         stated = impact_sentences([assessment, *story, *tracked])
         analysis.impact = join_sentences(first(stated, 2, exclude=used))
