@@ -111,6 +111,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "col_analyser": {"zh": "分析器", "en": "Analyser"},
     "col_kept": {"zh": "保留句数", "en": "Sentences kept"},
     "col_dropped": {"zh": "删除句数（无来源支撑）", "en": "Sentences dropped (unsupported)"},
+    "accounting_rules": {
+        "zh": "“—”：规则分析器逐字引用原文、套用固定句式，不生成自由文本，因此没有需要核查或删除的句子。",
+        "en": "“—”: the rule analyser quotes its sources word for word in fixed sentence patterns and writes no free "
+        "text, so there is none to check or drop.",
+    },
     "archive_title": {"zh": "报告归档", "en": "Report archive"},
     "level_high": {"zh": "高", "en": "high"},
     "level_medium": {"zh": "中", "en": "medium"},
