@@ -171,9 +171,12 @@ def test_a_closing_reference_with_the_issue_title_is_no_root_cause() -> None:
 
 def test_the_effect_after_which_causes_is_no_root_cause_of_its_own() -> None:
     sentence = "The planner copies every shard to the host first, which causes an OOM on large models."
-    # quoted in the summary already: what follows the marker is the effect, so nothing new is said
-    assert root_causes([sentence], sentence) == []
+    # quoted in the summary already: what comes before the marker is the mechanism, told without the effect
+    assert root_causes([sentence], sentence) == ["The planner copies every shard to the host first"]
     assert root_causes([sentence], "") == [sentence]
+    # a mechanism too short to name anything is not told again
+    short = "It breaks, leading to a hang in the sprocket pool."
+    assert root_causes([short], short) == []
 
 
 def test_a_lead_in_to_a_repro_is_no_root_cause() -> None:
@@ -573,3 +576,13 @@ def test_the_sentence_quoted_as_the_root_cause_is_not_quoted_again_as_a_detail()
     assert found.root_cause == cause
     assert cause not in found.details
     assert found.details.startswith("An index check")
+
+
+def test_a_cause_made_of_the_titles_words_is_no_root_cause() -> None:
+    title = "Grommet cache skips its second key"
+    again = "The grommet cache seems to skip the second key, leading to stale reads."
+    # the summary quotes the sentence, so its mechanism is told again: here the symptom in the title's words
+    assert root_causes([again], again, title=title) == []
+    assert root_causes([again], again) == ["The grommet cache seems to skip the second key"]
+    told = "The grommet cache is keyed on the device index alone, leading to stale reads."
+    assert root_causes([told], told, title=title) == ["The grommet cache is keyed on the device index alone"]

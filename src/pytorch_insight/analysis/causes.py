@@ -315,10 +315,11 @@ def brings_harm(sentence: str) -> bool:
 
 
 def root_causes(
-    sentences_found: Iterable[str], summary: str, roles: RoleModel | None = None, headed: bool = False
+    sentences_found: Iterable[str], summary: str, roles: RoleModel | None = None, headed: bool = False, title: str = ""
 ) -> list[str]:
     """The cause sentences that explain a failure, each as its clause when the summary already
-    quotes it; without `headed`, each must also have the role model's agreement."""
+    quotes it, none made of the `title`'s words; without `headed`, each must also have the role
+    model's agreement."""
     found = []
     for sentence in sentences_found:
         if lead_in(sentence):
@@ -335,12 +336,31 @@ def root_causes(
         if describes_change(sentence):  # "Add a test that ...", "X fixes the issue": the change or its cure
             continue
         clause = cause_clause(sentence, summary)
-        if not clause or SILENT_CLAUSE.match(clause):
+        if not clause or SILENT_CLAUSE.match(clause) or restates(clause, title):
             continue
         if not headed and roles is not None and not model_agrees(roles, sentence):
             continue
         found.append(clause)
     return found
+
+
+# "The grommet cache seems to skip the second key" under the title "Grommet cache skips its second key": a
+# cause made mostly of the title's words tells the symptom again, not how it comes about.
+TITLE_SHARE = 0.6
+WORD = re.compile(r"[\w@`'.-]{3,}")
+COMMON_WORDS = frozenset(
+    "the and for with that this from are was were has have not but its into when then than which while under after"
+    " before".split()
+)
+
+
+def restates(clause: str, title: str) -> bool:
+    said = _content_words(clause)
+    return bool(said) and len(said & _content_words(title)) >= TITLE_SHARE * len(said)
+
+
+def _content_words(text: str) -> set[str]:
+    return {word.strip("`'.-").lower() for word in WORD.findall(text)} - COMMON_WORDS - {""}
 
 
 # "The root cause shows in a loop like this:", "the bug is here:": the words after the marker point
@@ -425,14 +445,16 @@ def model_agrees(roles: RoleModel, sentence: str) -> bool:
 
 
 def cause_clause(sentence: str, summary: str) -> str:
-    """`sentence`, or only its causal clause when the summary already quotes the sentence (empty
-    when that clause is too short to name a cause, or when the marker leads to the effect: the
-    cause before ", which causes …" is what the summary already says)."""
+    """`sentence`, or only its causal clause when the summary already quotes the sentence: what
+    follows "because", what comes before ", which causes …" (empty when that clause is too short to
+    name a cause)."""
     marker = ROOT_CAUSE.search(sentence)
     if sentence[:60] not in summary or marker is None:
         return sentence
     if marker and EFFECT_MARKER.match(marker.group(0)):
-        return ""
+        # "X, leading to Y" quoted as the summary: X is the mechanism, told again here without Y
+        cause = sentence[: marker.start()].rstrip(" :;,")
+        return cause if len(cause.split()) > CAUSE_CLAUSE_WORDS else ""
     if SIDE_CLAUSE.search(sentence[: marker.start()]):
         return ""  # "…, which crashes in the kernel because …" explains a side case, not the problem
     clause = sentence[marker.start() :].rstrip(" :;,") if marker else ""

@@ -209,7 +209,9 @@ class RuleAnalyser:
         # A tracker gathers other problems and has no cause of its own: its criteria and checklists
         # (a cherry-pick's "Criteria Category: ...") read as causes to the rules, and as false to a reader.
         candidates, headed = ([], False) if umbrella(assessment) else root_cause_sentences(bodies, threads, changes)
-        analysis.root_cause = join_sentences(first(root_causes(candidates, summary, self.roles, headed), 2))
+        analysis.root_cause = join_sentences(
+            first(root_causes(candidates, summary, self.roles, headed, item.title or ""), 2)
+        )
         tracked = [
             context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id
         ][:STORY_ITEMS]
