@@ -6,7 +6,7 @@ import pytest
 from pytorch_insight.model import Comment, Item
 from pytorch_insight.report.asof import as_of
 from pytorch_insight.report.model import FocusEntry
-from pytorch_insight.report.render import render_markdown
+from pytorch_insight.report.render import render_html, render_markdown
 from tests.pipeline.helpers import item
 from tests.report.fixtures import WINDOW, report_of, report_of_week
 
@@ -77,9 +77,12 @@ def test_a_borrowed_quote_names_its_source() -> None:
     report, _ = report_of_week(FORTNIGHT, "2026-04-07", "2026-04-13")
     borrowed = [(entry, field, source) for entry in report.focus for field, source in entry.quoted_refs.items()]
     assert borrowed
-    markdown = render_markdown(report)
+    markdown, html = render_markdown(report), render_html(report)
     for _, _, source in borrowed:
         assert f"(quoted from {source})" in markdown
+        # named once in the HTML, as text above the quote, not again in the quote's own label
+        assert f'<p class="muted quote-label">quoted from {source}</p><blockquote class="quote">' in html
+        assert f'title="quoted from {source}"' not in html
 
 
 def test_what_a_fix_does_is_no_account_of_the_report_it_fixes() -> None:
