@@ -586,3 +586,15 @@ def test_a_cause_made_of_the_titles_words_is_no_root_cause() -> None:
     assert root_causes([again], again) == ["The grommet cache seems to skip the second key"]
     told = "The grommet cache is keyed on the device index alone, leading to stale reads."
     assert root_causes([told], told, title=title) == ["The grommet cache is keyed on the device index alone"]
+
+
+def test_the_sentence_quoted_as_the_workaround_is_not_quoted_again_as_a_detail() -> None:
+    workaround = "Calling `clock.reset()` before noon prevents the jump."
+    body = (
+        "The minute hand jumps back at noon on the compiled clock. Alarms set after noon never ring. "
+        f"An index check `i < len(tick_table)` fails in `advance_hands`. {workaround}"
+    )
+    found = analyse(item(1, "Minute hand jumps back at noon", body=body))[1]
+    assert found.workaround == workaround
+    assert workaround not in found.details
+    assert found.details.startswith("An index check")

@@ -496,6 +496,10 @@ def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
         "Pinning the older kernel returns correct values.",
         "Calling `.contiguous()` on the input first restores correct output.",
         "Both reference backends work.",
+        # the change named first, then the problem gone
+        "With `sprocket.config.fold_loops = False` it's right, which may be why the old release is.",
+        "Without the grommet flag everything passes.",
+        "Turning off the grommet rewrite (`grommet.rewrite = False`) makes compiled output match eager.",
     ):
         assert keeps_problem_away(stated), stated
     for other in (
@@ -516,6 +520,10 @@ def test_a_change_that_keeps_the_problem_away_is_a_workaround() -> None:
         # where else it is absent (another device, another kind of tensor) is how far it reaches
         "The allocator grows without bound on XPU; this does not occur with CUDA.",
         "It also hits two other subclasses, and doesn't happen with non-subclassed tensors.",
+        "With CUDA it works.",
+        "With the old wheel it works, but the new one crashes.",
+        "With not a single change it works.",
+        "With the default settings, the sprocket model is slow.",
     ):
         assert not keeps_problem_away(other), other
     report = parse_body("The export hangs on large graphs.\n\nThe export does not hang when the graph is split first.")

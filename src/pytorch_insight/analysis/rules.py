@@ -239,7 +239,8 @@ class RuleAnalyser:
                 analysis.quoted_from["root_cause"] = fixes[0].id
         # what the root cause quotes is not quoted again as a detail of the mechanism (nor is another
         # sentence quoted in its place: the next one tends to state the impact, which is quoted there)
-        analysis.details = join_sentences(first(mechanism, len(mechanism), exclude=analysis.root_cause))
+        details = first(mechanism, len(mechanism), exclude=analysis.root_cause)
+        analysis.details = join_sentences(details)
         used = summary + analysis.root_cause + analysis.details
         stated = impact_sentences([assessment, *story, *tracked])
         analysis.impact = join_sentences(first(stated, 2, exclude=used))
@@ -270,6 +271,8 @@ class RuleAnalyser:
             report_texts = ["\n\n".join(b.sections.values()) for b in reports] + report_threads
             workaround = self.role_sentence(report_texts, "workaround", exclude=used + analysis.impact)
         analysis.workaround, analysis.workaround_code = workaround, code
+        # nor is what the workaround quotes
+        analysis.details = join_sentences(first(details, len(details), exclude=workaround))
         if not workaround:  # the triagers may know of one the thread does not spell out
             labels = (label for a in [assessment, *story] for label in a.item.labels)
             analysis.workaround_label = next((label for label in labels if "workaround" in label.lower()), "")

@@ -26,7 +26,9 @@ USER_CHANGE = re.compile(
     r"converting|changing|turning (?:off|on)|commenting out)\b(.{0,120}?)\b(?:avoids?|prevents?|eliminates?|"
     r"fixes|resolves?|works? around|gets? rid of|circumvents?|bypass(?:es)?|makes? (?:it|them) (?:work|pass)|"
     # "pinning the older kernel returns correct values", "calling `.contiguous()` first restores correct output"
-    r"(?:gives?|returns?|restores?) (?:correct\w*|the (?:correct|right|expected))|makes? the tests? pass)\b",
+    r"(?:gives?|returns?|restores?) (?:correct\w*|the (?:correct|right|expected))|makes? the tests? pass|"
+    # "disabling the rewrite makes compiled output match eager"
+    r"makes? (?:the )?(?:compiled )?(?:outputs?|results?|values?) (?:match|agree)\w*)\b",
     re.I,
 )
 # "The leak does not occur with a single worker", "the kernel runs correctly with a padded input",
@@ -54,6 +56,14 @@ STAYS_AWAY_IF = re.compile(
     # "Remove the scale tensor from the region's inputs and everything compiles."
     r"^\W*(?:remove|drop|disable|enable|set|use|pass|call|add|wrap|replace|switch|downgrade|pin|move|cast)\b"
     r"[^.;]{0,150}\band (?:it|everything|the (?:model|code|script|program|test)) (?:works|compiles|runs|passes)\b",
+    re.I,
+)
+# "With `cache_size = 0` it's right", "Without the flag everything passes": the change named first, then
+# the problem gone.
+CONDITION_FIRST = re.compile(
+    r"^\W*(?:(?:but|and|however|also),?\s+)?with(?:out)?\s+(?P<change>(?:`[^`\n]{0,100}`|[^,.;`\n]){1,120}?),?\s+"
+    r"(?:it|this|everything|the (?:output|result|model|code|test|program)s?)\s*"
+    r"(?:(?:is|'s|are|was)\s+(?:fine|correct|right|ok(?:ay)?)|works?|passes|succeeds?)\b",
     re.I,
 )
 # Words after "works fine after" / "is correct with" that name the change itself ("downgrading to
@@ -150,6 +160,9 @@ def keeps_problem_away(sentence: str) -> bool:
     change = USER_CHANGE.search(sentence)
     if change:
         return not NEGATION.search(change.group(1))
+    if first := CONDITION_FIRST.match(sentence):
+        change = first.group("change")
+        return not (NEGATION.search(change) or ELSEWHERE.match(change) or CONTRAST.search(sentence, first.end()))
     away = STAYS_AWAY_IF.search(sentence)
     return (
         bool(away)
