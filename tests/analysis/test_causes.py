@@ -566,15 +566,24 @@ def test_a_fix_s_note_on_its_benchmark_run_is_no_account_of_the_report() -> None
     assert found[42].root_cause.startswith("The fusion pass compared every pair of nodes")
 
 
-def test_the_sentence_quoted_as_the_root_cause_is_not_quoted_again_as_a_detail() -> None:
-    cause = "The cause is that `tick_table` holds one entry per hour, while `hand_angle` expects one per minute."
+@pytest.mark.parametrize(
+    ("field", "quoted"),
+    [
+        (
+            "root_cause",
+            "The cause is that `tick_table` holds one entry per hour, while `hand_angle` expects one per minute.",
+        ),
+        ("workaround", "Calling `clock.reset()` before noon prevents the jump."),
+    ],
+)
+def test_a_sentence_quoted_in_its_own_field_is_not_quoted_again_as_a_detail(field: str, quoted: str) -> None:
     body = (
         "The minute hand jumps back at noon. Alarms set after noon never ring. "
-        f"An index check `i < len(tick_table)` fails in `advance_hands`. {cause}"
+        f"An index check `i < len(tick_table)` fails in `advance_hands`. {quoted}"
     )
     found = analyse(item(1, "Minute hand jumps back at noon", body=body))[1]
-    assert found.root_cause == cause
-    assert cause not in found.details
+    assert getattr(found, field) == quoted
+    assert quoted not in found.details
     assert found.details.startswith("An index check")
 
 
@@ -586,15 +595,3 @@ def test_a_cause_made_of_the_titles_words_is_no_root_cause() -> None:
     assert root_causes([again], again) == ["The grommet cache seems to skip the second key"]
     told = "The grommet cache is keyed on the device index alone, leading to stale reads."
     assert root_causes([told], told, title=title) == ["The grommet cache is keyed on the device index alone"]
-
-
-def test_the_sentence_quoted_as_the_workaround_is_not_quoted_again_as_a_detail() -> None:
-    workaround = "Calling `clock.reset()` before noon prevents the jump."
-    body = (
-        "The minute hand jumps back at noon on the compiled clock. Alarms set after noon never ring. "
-        f"An index check `i < len(tick_table)` fails in `advance_hands`. {workaround}"
-    )
-    found = analyse(item(1, "Minute hand jumps back at noon", body=body))[1]
-    assert found.workaround == workaround
-    assert workaround not in found.details
-    assert found.details.startswith("An index check")
