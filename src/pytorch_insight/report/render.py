@@ -19,6 +19,7 @@ from markupsafe import Markup
 from pytorch_insight.report.charts import activity_chart, area_chart
 from pytorch_insight.report.i18n import FOLLOW_UP_MARK, PRIORITY_MARK, STATUS_MARK, Catalogue
 from pytorch_insight.report.model import FocusEntry, Report
+from pytorch_insight.report.tally import analyser_name
 from pytorch_insight.report.verbatim import html_quote, html_text, md_cell_text, md_quote, md_text
 from pytorch_insight.text import TITLE_LIMIT, safe_url, shorten
 
@@ -150,6 +151,7 @@ def template_environment() -> Environment:
         status_mark=STATUS_MARK,
         follow_up_mark=FOLLOW_UP_MARK,
         quote_label=quote_label,
+        analyser_name=analyser_name,
         open_rows=OPEN_ROWS,
     )
     return environment

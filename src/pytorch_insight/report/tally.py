@@ -64,8 +64,13 @@ def footer(t: Catalogue, generator: str, profile: str, reader: str, role: str, a
         generator=generator,
         profile=profile,
         reader=role,
-        analyser=t("analyser_rules") if analyser.name == "rules" else analyser.name,
+        analyser=analyser_name(t, analyser.name),
     )
     if llm is not None:
         text += " · " + t("llm_usage", **llm)
     return Footer(generator=generator, profile=profile, reader=reader, analyser=analyser.name, text=text, llm=llm)
+
+
+def analyser_name(t: Catalogue, name: str) -> str:
+    """An analyser as the report names it: the rule analyser in the report's language, a model by its name."""
+    return t("analyser_rules") if name == "rules" else name
