@@ -161,8 +161,8 @@ def keeps_problem_away(sentence: str) -> bool:
     if change:
         return not NEGATION.search(change.group(1))
     if first := CONDITION_FIRST.match(sentence):
-        change = first.group("change")
-        return not (NEGATION.search(change) or ELSEWHERE.match(change) or CONTRAST.search(sentence, first.end()))
+        named = first.group("change")
+        return not (NEGATION.search(named) or ELSEWHERE.match(named) or CONTRAST.search(sentence, first.end()))
     away = STAYS_AWAY_IF.search(sentence)
     return (
         bool(away)
