@@ -265,6 +265,17 @@ def test_a_sentence_saying_how_the_text_was_made_or_vouching_for_it_is_not_quote
     )
     assert sentences(labelled) == [said]
     assert sentences(f"LLM disclosure: none of it.\n{said}") == [said]
+    # A disclosure's sentence carried over a line break goes whole; a line after one that ended its
+    # sentence stays, in lower case too, and so does the text a disclosure line introduces.
+    carried = "> Drafted with the help of an AI; each sprocket count in it was\n> checked by hand on two lathes.\n\n"
+    assert sentences(carried + said) == [said]
+    assert sentences("Authored with a grommet tool, then\nreread by the two of us.\n\n" + said) == [said]
+    assert sentences("Prepared with an AI assistant.\nthe sprocket count drifts after a reload.") == [
+        "the sprocket count drifts after a reload."
+    ]
+    assert sentences("Claude coded the sprocket loop\nAdded grommet support for the new frame.") == [
+        "Added grommet support for the new frame."
+    ]
     # A line saying a person reworded an assistant's text introduces the text, often without a stop.
     reworded = "Manual rephrasing of a Gemini draft\n`grommet.pack` writes the header twice, so reading it back fails."
     assert sentences(reworded) == ["`grommet.pack` writes the header twice, so reading it back fails."]

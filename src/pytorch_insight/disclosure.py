@@ -49,6 +49,10 @@ ATTESTATION = re.compile(
     r"|\breviewed\s+(?:every|each)\s+line\b",
     re.I,
 )
+# The line after a disclosure's line when it opens in lower case: the disclosure's sentence carried
+# over a line break ("... everything in it was" / "verified by me on ..."), which goes with it
+# (`unsaid`). A line in upper case, code or a list item is the text the disclosure introduces.
+CARRIED_OVER = r"(?P<carried>\n[ \t]*+(?-i:[a-z])[^\n]*+)?"
 # A line naming the assistant that wrote the change ("Copilot helped with the tests", "Claude generated
 # the benchmark script"), saying a person reworded what one wrote ("Manual rewording of a Gemini
 # draft", often with no full stop before the text it introduces), or put under a disclosure label ("**AI
@@ -62,9 +66,19 @@ ASSISTANT_LINE = re.compile(
     r"(?:[*_]++|:)|"
     r"(?:human|manual)[ \t]+(?:rephras|reword|rewrit|edit)\w*[ \t]+of[ \t]+(?:an?[ \t]+|the[ \t]+)?"
     rf"(?:{NAMES}|llm|ai|gpt\S*)\b[^\n.]{{0,40}}$"
-    r").*$",
+    r").*$" + CARRIED_OVER,
     re.I | re.M,
 )
+
+
+def unsaid(match: re.Match[str]) -> str:
+    """What a disclosure's line gives way to: nothing, or the line after it when the disclosure's
+    sentence ended on its own line (the next line then only happens to open in lower case)."""
+    carried = match.group("carried")
+    if carried is None:
+        return ""
+    said = match.string[match.start() : match.start("carried")].rstrip()
+    return carried if said.endswith((".", "!", "?", ":")) else ""
 
 
 def disclosure(sentence: str) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pytorch_insight.disclosure import ASSISTANT_LINE, disclosure
+from pytorch_insight.disclosure import ASSISTANT_LINE, CARRIED_OVER, disclosure, unsaid
 from pytorch_insight.guard import guard
 from pytorch_insight.headings import ROLE_OF
 
@@ -59,13 +59,14 @@ LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()]++|\([^()]*+\))*+\)")
 BOILERPLATE = re.compile(
     r"^[ \t]*+(?=[cs*dpartf\[])(?:cc:?[ \t]+@.*|Stack from \[ghstack\].*|\*[ \t]+(?:__->__[ \t]+)?#\d+[ \t]*|"
     r"Differential Revision:.*|Pull Request resolved:.*|Approved by:.*|Reviewed By:.*|"
-    r"(?:Fixes|Closes|Resolves):?[ \t]+(?:#\d+|https?://\S+)\.?[ \t]*|Authored with .*|Test Plan:?[ \t]*|"
-    # a GitHub alert's marker line ("> [!NOTE]"), and a line saying who or what wrote the text ("**Disclosure
-    # (AI policy):** This PR was drafted with an AI coding assistant", "Prepared with an AI assistant")
+    r"(?:Fixes|Closes|Resolves):?[ \t]+(?:#\d+|https?://\S+)\.?[ \t]*|Test Plan:?[ \t]*|"
+    # a GitHub alert's marker line ("> [!NOTE]")
     r"\[!(?:note|tip|important|warning|caution)\][ \t]*|"
-    r"(?:\*\*[^*\n]{1,40}\*\*[ \t]*)?(?:(?:this|the|prepared|drafted|authored)\b[^\n]*?)?"
+    # a line saying who or what wrote the text ("**Disclosure (AI policy):** This PR was drafted with an AI
+    # coding assistant", "Prepared with an AI assistant", "Authored with <a tool>")
+    r"(?:Authored with .*|(?:\*\*[^*\n]{1,40}\*\*[ \t]*)?(?:(?:this|the|prepared|drafted|authored)\b[^\n]*?)?"
     r"\b(?:ai[- ](?:generated|assisted)|(?:with|by|using) (?:the (?:assistance|help) of |assistance from )?"
-    r"an ai)\b.*)$",
+    rf"an ai)\b.*){CARRIED_OVER})$",
     re.I | re.M,
 )
 # The author speaking of the report rather than the problem ("Apologies for posting an AI-generated
@@ -225,15 +226,15 @@ PACKAGE_LIST = re.compile(r"^[ \t]*+(?:\[(?:pip3?|conda)\][^\n]*+|Versions of re
 # "> " at a line's start: a quoted passage (a reply's quote, a description pasted as a quote) is
 # read as the text it quotes, its headings and code blocks as such, never with the marks in it.
 BLOCKQUOTE = re.compile(rf"^[ \t]{{0,3}}{QUOTE_MARKS}+", re.M)
-PROSE_PASSES: tuple[tuple[re.Pattern[str], str], ...] = (
+PROSE_PASSES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (BLOCKQUOTE, ""),
     (FENCE, "\n\n"),
     (TEST_PLAN, "\n\n"),
     (SUMMARY_PREFIX, ""),
     (TEMPLATE_PROMPT, "\n"),
     (PACKAGE_LIST, ""),
-    (BOILERPLATE, ""),
-    (ASSISTANT_LINE, ""),
+    (BOILERPLATE, unsaid),
+    (ASSISTANT_LINE, unsaid),
     (IMAGE, " "),
     (HTML_TAG, " "),
     (LINK, r"\1"),

@@ -27,6 +27,7 @@ from typing import TypeVar
 
 import numpy
 
+from pytorch_insight.disclosure import unsaid
 from pytorch_insight.errors import ConfigError
 from pytorch_insight.guard import guard
 from pytorch_insight.pickling import by_fields
@@ -69,7 +70,7 @@ def read_body(body: str | None, limit: int = TEXT_LIMIT) -> str:
 def _before_environment(body: str) -> str:
     head = body[:READ_AHEAD]
     if guard(BOILERPLATE).may_match(head):
-        head = BOILERPLATE.sub("", head).lstrip()
+        head = BOILERPLATE.sub(unsaid, head).lstrip()
     return ENVIRONMENT.sub("", head) if guard(ENVIRONMENT).may_match(head) else head
 
 
