@@ -236,3 +236,11 @@ def test_a_measured_gain_is_what_the_change_measures_not_what_the_change_is(lang
     )
     [entry] = report_of([faster], lang).focus
     assert entry.conclusion.startswith(lead) and "90s -> 31.5s" in entry.conclusion
+
+
+def test_the_readers_lower_weight_of_an_area_is_no_reason_an_item_is_here() -> None:
+    # Nothing states a problem, so the discussion is what speaks for the change; the reader's x0.9 for
+    # its area only lowers its score.
+    talked = item(3201, "[MPS] Rename the grommet kernels", "Renames them.", kind="pull_request", n_comments=3)
+    entry = report_of([talked]).focus[0]
+    assert "3 comments in the window" in entry.reason and "x0.9" not in entry.reason

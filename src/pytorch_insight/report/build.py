@@ -176,8 +176,11 @@ class _Builder:
             suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why, target=suggestion.target)
         self.suggestions[item.id] = suggestion
         substantive = [r for r in assessment.reasons if r.code.startswith(SUBSTANTIVE)]
+        # Without a fact, what else speaks for the item; the reader's weight of its area only scales
+        # that (at x0.9 it would read as a reason the item is here), so it is named only when alone.
+        spoken = substantive or [r for r in assessment.reasons if r.code != "reader-weight"] or assessment.reasons
         # Two facts read from one sentence quote it once.
-        shown = list(dict.fromkeys(r.text(t.lang) for r in (substantive or assessment.reasons)))[:4]
+        shown = list(dict.fromkeys(r.text(t.lang) for r in spoken))[:4]
         # A priority the pick model set is the model's judgement, and the reason says so.
         shown += [
             r.text(t.lang) for r in assessment.reasons if r.code in MODEL_PRIORITY and r.text(t.lang) not in shown
