@@ -38,6 +38,22 @@ def test_real_work_is_not_noise() -> None:
     assert only.noise == []
 
 
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[kernels] Fix the grommet overflow and re-enable its test",
+        "Add the sprocket loader and tests for it",
+        "Update the grommet API and its tests",
+    ],
+)
+def test_a_change_that_names_more_than_its_tests_is_no_test_only_change(title: str) -> None:
+    [only] = run(item(1, title, kind="pull_request")).values()
+    assert only.noise == []
+    # the test named first, then more: the change is still about its tests
+    [tested] = run(item(2, "Fix the grommet test and its fixture", kind="pull_request")).values()
+    assert texts(tested.noise) == ["test-only change"]
+
+
 def test_a_clean_up_title_yields_to_a_stated_regression() -> None:
     body = (
         "This PR removes the performance regression in the scan kernel introduced in 2.5, "
