@@ -88,7 +88,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "star_note": {"zh": "⭐ 表示进入重点关注列表。", "en": "⭐ marks items in the focus list."},
     "no_activity": {"zh": "本期没有可列出的动态。", "en": "No item to list this period."},
     "no_analysis": {"zh": "（没有重点条目，因此没有分析）", "en": "(no focus item, so nothing was analysed)"},
-    "team_line": {"zh": "{count} 条动态，涉及 {areas}", "en": "items: {count}; areas: {areas}"},
+    # The team's items are its listed people's, not every item of the team's areas.
+    "team_line": {
+        "zh": "这些成员本期 {count} 条动态，涉及 {areas}",
+        "en": "items by these members: {count}; areas: {areas}",
+    },
     "no_contributors": {
         "zh": "（本窗口没有可列出的作者：每个条目的作者都未知、是机器人账号，或其条目全是噪声）",
         "en": "(no author to list in this window: each item's author is unknown, a bot, or has only noise items)",
