@@ -587,6 +587,18 @@ def test_a_sentence_quoted_in_its_own_field_is_not_quoted_again_as_a_detail(fiel
     assert found.details.startswith("An index check")
 
 
+def test_a_link_to_a_file_or_its_label_is_no_technical_detail() -> None:
+    body = (
+        "The minute hand jumps back at noon. Alarms set after noon never ring.\n\n"
+        "https://example.com/clockworks/blob/main/clock/hands.py#L10-L20\n\n"
+        "Hand table: https://example.com/clockworks/blob/main/clock/table.py#L3\n\n"
+        "clock/hands.py:14\n\n"
+        "The loop in `advance_hands` wraps at 720 ticks instead of 1440."
+    )
+    found = analyse(item(1, "Minute hand jumps back at noon", body=body))[1]
+    assert found.details == "The loop in `advance_hands` wraps at 720 ticks instead of 1440."
+
+
 def test_a_cause_made_of_the_titles_words_is_no_root_cause() -> None:
     title = "Grommet cache skips its second key"
     again = "The grommet cache seems to skip the second key, leading to stale reads."

@@ -427,7 +427,9 @@ def mechanism_sentences(item: Item, body: Body) -> list[str]:
     found = sentences(text)
     if found and not text.rstrip().endswith(FINISHED):
         found = found[:-1]  # a description that stops mid-sentence was cut: its last words say nothing whole
-    return [s for s in found if MECHANISM.search(s)]
+    # A file named inside a link ("https://…/interpreter.py#L217") marks a sentence about the code only
+    # when the sentence states something besides its links: a bare link or a label of one says nothing.
+    return [s for s in found if MECHANISM.search(s) and says_something(s)]
 
 
 FINISHED = (".", "!", "?", ":", ")", "`", '"', "'", "]", ">", "*")
