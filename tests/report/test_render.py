@@ -11,10 +11,13 @@ from pathlib import Path
 import html5lib
 import pytest
 
+from pytorch_insight.pipeline import assess
+from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.render import render_html, render_markdown
 from pytorch_insight.report.write import write_report
-from tests.report.fixtures import fixed_report, report_of, week
+from tests.pipeline.helpers import item
+from tests.report.fixtures import GENERATED, PROFILE, WINDOW, fixed_report, report_of, week
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"  # regenerate, then read the diff before committing
@@ -123,3 +126,23 @@ def test_archive_lists_every_report_and_the_feed_is_atom(tmp_path: Path) -> None
         "2026-04-07_2026-04-13.html",
         "2026-04-07_2026-04-13.en.html",
     ]
+
+
+def test_an_activity_table_lists_its_items_by_priority_then_rank() -> None:
+    ranked = assess(
+        [item(n, f"Tidy the grommet module, part {n}", "Moves code.", kind="pull_request") for n in (1, 2, 3)], PROFILE
+    )
+    # The rank mixes medium and low by score: a medium item may rank below a low one.
+    ranked[-1].priority, ranked[0].priority, ranked[1].priority = "medium", "low", "low"
+    report = build_report(
+        ranked,
+        window=WINDOW,
+        profile=PROFILE,
+        reader=PROFILE.reader(None),
+        statuses=[],
+        collected=3,
+        options=ReportOptions(lang="en", generated_at=GENERATED),
+    )
+    rows = report.activity[0].rows
+    assert [r.id for r in rows] == [ranked[2].id, ranked[0].id, ranked[1].id]
+    assert [r.priority for r in rows] == ["medium", "low", "low"]

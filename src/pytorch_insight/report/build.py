@@ -26,6 +26,7 @@ from pytorch_insight.redact import scrub_document
 from pytorch_insight.report.fix_words import FixWords
 from pytorch_insight.report.i18n import MESSAGES, Catalogue
 from pytorch_insight.report.model import (
+    PRIORITY_ORDER,
     ActivityGroup,
     ActivityRow,
     AreaCoverage,
@@ -311,7 +312,9 @@ class _Builder:
             groups[assessment.item.kind].append(assessment)
         result = []
         for kind in KIND_ORDER:
-            members = groups.get(kind, [])
+            # Highest priority first, each priority in rank order: a table read down its priority
+            # column meets no medium item below a low one (the rank mixes the two by score).
+            members = sorted(groups.get(kind, []), key=lambda a: -PRIORITY_ORDER.get(a.priority, 0))
             if not members:
                 continue
             rows = [

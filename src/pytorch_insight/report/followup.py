@@ -25,7 +25,15 @@ from pytorch_insight.report.asof import as_of, items_as_of_end
 from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.mentions import mentions
-from pytorch_insight.report.model import AreaChange, Evidence, FollowUp, FollowUpItem, Report, WindowModel
+from pytorch_insight.report.model import (
+    PRIORITY_ORDER,
+    AreaChange,
+    Evidence,
+    FollowUp,
+    FollowUpItem,
+    Report,
+    WindowModel,
+)
 from pytorch_insight.report.tally import area_counts
 from pytorch_insight.store import Store
 from pytorch_insight.window import Window
@@ -34,7 +42,6 @@ LANDED = ("landed", "merged")
 # Fix states whose refs name changes (fix PRs, reverts, PRs in the timeline).
 CHANGE_STATES = ("open", "landed", "merged", "reverted", "closed", "unconfirmed", "referenced")
 RESOLVED_STATES = ("closed", "merged", "landed")
-PRIORITY_ORDER = {"low": 0, "medium": 1, "high": 2}
 TIMELINE_EVENTS = ("reopened", "closed")
 # Statuses of an item that still needs someone: only these can be "escalated".
 UNRESOLVED = ("open", "reopened", "regressed")

@@ -11,6 +11,8 @@ from pytorch_insight.model import Relation, SourceStatus
 from pytorch_insight.text import safe_url
 
 SCHEMA_VERSION = "1"
+# The report's priorities, least to most urgent.
+PRIORITY_ORDER = {"low": 0, "medium": 1, "high": 2}
 
 
 def web_url(url: str | None) -> str | None:
