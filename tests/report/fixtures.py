@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pytorch_insight.config import load_profile
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.model import Comment, CoverageStatus, Item, Relation, SourceStatus
-from pytorch_insight.pipeline import assess
+from pytorch_insight.pipeline import Assessment, assess
 from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.model import Report
 from pytorch_insight.window import Window, make_window
@@ -135,13 +135,25 @@ def report_of(
 ) -> Report:
     """The report of these items (a fixed generation time); with a window, only the activity
     inside it counts, as in `report`."""
+    ranked = assess(items, PROFILE, window=window)
+    return report_of_ranked(ranked, lang, window, statuses, len(items) if collected is None else collected)
+
+
+def report_of_ranked(
+    ranked: list[Assessment],
+    lang: str = "en",
+    window: Window | None = None,
+    statuses: list[SourceStatus] | None = None,
+    collected: int | None = None,
+) -> Report:
+    """The report of items already assessed (a test may set what the ranking decided)."""
     return build_report(
-        assess(items, PROFILE, window=window),
+        ranked,
         window=window or WINDOW,
         profile=PROFILE,
         reader=PROFILE.reader(None),
         statuses=statuses or [],
-        collected=len(items) if collected is None else collected,
+        collected=len(ranked) if collected is None else collected,
         options=ReportOptions(lang=lang, generated_at=GENERATED),
     )
 

@@ -12,12 +12,11 @@ import html5lib
 import pytest
 
 from pytorch_insight.pipeline import assess
-from pytorch_insight.report.build import ReportOptions, build_report
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.render import render_html, render_markdown
 from pytorch_insight.report.write import write_report
 from tests.pipeline.helpers import item
-from tests.report.fixtures import GENERATED, PROFILE, WINDOW, fixed_report, report_of, week
+from tests.report.fixtures import PROFILE, fixed_report, report_of, report_of_ranked, week
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"  # regenerate, then read the diff before committing
@@ -134,15 +133,6 @@ def test_an_activity_table_lists_its_items_by_priority_then_rank() -> None:
     )
     # The rank mixes medium and low by score: a medium item may rank below a low one.
     ranked[-1].priority, ranked[0].priority, ranked[1].priority = "medium", "low", "low"
-    report = build_report(
-        ranked,
-        window=WINDOW,
-        profile=PROFILE,
-        reader=PROFILE.reader(None),
-        statuses=[],
-        collected=3,
-        options=ReportOptions(lang="en", generated_at=GENERATED),
-    )
-    rows = report.activity[0].rows
+    rows = report_of_ranked(ranked).activity[0].rows
     assert [r.id for r in rows] == [ranked[2].id, ranked[0].id, ranked[1].id]
     assert [r.priority for r in rows] == ["medium", "low", "low"]
