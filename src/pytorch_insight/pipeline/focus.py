@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from pytorch_insight.config import Profile
 from pytorch_insight.pipeline.assessment import Assessment
-from pytorch_insight.pipeline.reasons import reason
+from pytorch_insight.pipeline.reasons import reason, speaking_for
 
 STORY_LINKS = frozenset(
     {
@@ -122,7 +122,7 @@ def fill_focus(ranked: Sequence[Assessment], profile: Profile) -> None:
         lead = by_id[story.lead]
         # A story nothing speaks for (no fact, link, discussion or author of note) stays low, and so
         # do kinds the profile weighs below a thread (events, chat, commits that shadow their PRs).
-        spoken_for = any(r.code != "reader-weight" for r in lead.reasons)
+        spoken_for = bool(speaking_for(lead.reasons))
         if lead.priority == "low" and spoken_for and profile.ranking.base.get(lead.item.kind, 1.0) >= 1.0:
             lead.priority = "medium"
             lead.reasons.append(reason("focus-fill", n=size))

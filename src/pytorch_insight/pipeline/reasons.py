@@ -165,6 +165,12 @@ def reason(code: str, *, tag: str | None = None, **params: Param) -> Reason:
     return Reason(tag or code, texts["en"], texts["zh"])
 
 
+def speaking_for(reasons: list[Reason]) -> list[Reason]:
+    """The reasons that speak for an item: all but the reader's weight of its area, which only scales
+    what they score (at x0.9 it would read as a reason the item is there)."""
+    return [r for r in reasons if r.code != "reader-weight"]
+
+
 def joined(reasons: list[Reason], separator: dict[str, str] | None = None) -> LocalizedText:
     """Several reasons as one phrase per language."""
     separator = separator or {"en": ", ", "zh": "、"}

@@ -20,7 +20,7 @@ from pytorch_insight.model import Item, Relation, SourceStatus, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
 from pytorch_insight.pipeline.link import shared_name
 from pytorch_insight.pipeline.rank import INHERITED, severity_sharers
-from pytorch_insight.pipeline.reasons import fact_reason
+from pytorch_insight.pipeline.reasons import fact_reason, speaking_for
 from pytorch_insight.pipeline.references import partial_fix
 from pytorch_insight.redact import scrub_document
 from pytorch_insight.report.fix_words import FixWords
@@ -177,9 +177,9 @@ class _Builder:
             suggestion = Suggestion(analysis.action, analysis.urgency, suggestion.why, target=suggestion.target)
         self.suggestions[item.id] = suggestion
         substantive = [r for r in assessment.reasons if r.code.startswith(SUBSTANTIVE)]
-        # Without a fact, what else speaks for the item; the reader's weight of its area only scales
-        # that (at x0.9 it would read as a reason the item is here), so it is named only when alone.
-        spoken = substantive or [r for r in assessment.reasons if r.code != "reader-weight"] or assessment.reasons
+        # Without a fact, what else speaks for the item; the reader's weight of its area is named only
+        # when alone.
+        spoken = substantive or speaking_for(assessment.reasons) or assessment.reasons
         # Two facts read from one sentence quote it once.
         shown = list(dict.fromkeys(r.text(t.lang) for r in spoken))[:4]
         # A priority the pick model set is the model's judgement, and the reason says so.
