@@ -42,6 +42,12 @@ def test_a_cause_inside_the_summary_sentence_is_given_as_its_clause() -> None:
     assert root_causes([sentence], sentence) == ["because the kernel cache is keyed on the device index alone."]
 
 
+def test_a_sentence_the_marker_opens_is_quoted_whole() -> None:
+    # the summary quotes it too; the cause is the whole sentence, not its words from "root cause" on
+    sentence = "The root cause is that the grommet cache is keyed on the device index alone."
+    assert root_causes([sentence], f"The lathe fails on the second device. {sentence}") == [sentence]
+
+
 def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the_problem() -> None:
     # The summary's problem is the wrong row count; the "because" explains why one case of it crashes.
     sentence = (
@@ -500,6 +506,17 @@ def test_what_a_change_lets_the_code_do_is_no_omission_of_the_old_code() -> None
     assert root_cause_sentences([fault], [], [True])[0] == [
         "The loader reads the stale index instead of the rebuilt one."
     ]
+
+
+def test_a_message_the_fix_quotes_is_no_omission_of_the_code() -> None:
+    # "is not defined" inside the quoted error is the program's message; the sentence is the symptom
+    symptom = parse_body(
+        "Fixes #40\n\nWhen the lathe plugin is not available, calling `spin()` crashes with "
+        "`NameError: name 'lathe' is not defined`."
+    )
+    assert root_cause_sentences([symptom], [], [True]) == ([], False)
+    fault = parse_body("Fixes #40\n\nThe plugin flag is never reset when the import fails.")
+    assert root_cause_sentences([fault], [], [True])[0] == ["The plugin flag is never reset when the import fails."]
 
 
 @pytest.mark.parametrize(

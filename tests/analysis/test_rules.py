@@ -466,6 +466,13 @@ def test_a_setup_step_is_no_summary() -> None:
     assert summarise(parse_body(body)) == "The compiled step hangs on the second call when the cache is warm."
 
 
+def test_a_note_on_how_a_check_of_the_change_went_is_no_summary() -> None:
+    run = "Run: https://example.com/runs/7\n\nOn the sprocket benchmark this change stays within noise:\n\n<img>"
+    assert summarise(parse_body(run)) == ""
+    stated = "The sprocket dashboard shows a 20% slowdown in the compiled step since the update."
+    assert summarise(parse_body(stated)) == stated  # a problem a dashboard shows is one
+
+
 def test_a_request_for_a_workaround_is_neither_a_workaround_nor_a_cause() -> None:
     from pytorch_insight.analysis.workaround import find_workaround
 

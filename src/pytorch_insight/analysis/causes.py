@@ -457,5 +457,7 @@ def cause_clause(sentence: str, summary: str) -> str:
         return cause if len(cause.split()) > CAUSE_CLAUSE_WORDS else ""
     if SIDE_CLAUSE.search(sentence[: marker.start()]):
         return ""  # "…, which crashes in the kernel because …" explains a side case, not the problem
-    clause = sentence[marker.start() :].rstrip(" :;,") if marker else ""
+    if len(sentence[: marker.start()].split()) <= 1:
+        return sentence  # "The root cause is that …": the marker opens the sentence, which is all cause
+    clause = sentence[marker.start() :].rstrip(" :;,")
     return clause if len(clause.split()) > CAUSE_CLAUSE_WORDS else ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from pytorch_insight.pipeline.magnitudes import MAGNITUDE
+from pytorch_insight.text import CODE_SPAN
 
 # "Avoiding the view for 0-d tensors fixes the issue": what cures it, not what causes it.
 FIX_STATEMENT = re.compile(
@@ -18,9 +19,13 @@ FIX_STATEMENT = re.compile(
     r"(?:(?:the|this|that|these)\s+(?:issue|problem|bug|error|crash|failure)s?\b|it\s*(?:[.!,;]|$))",
     re.I,
 )
-# "dashboard run here w/ no regressions", "the suite passes without failures": how a check of the
-# change went.
-RUN_NOTE = re.compile(r"\bdashboard\b|\b(?:no|without|zero)\s+(?:\w+\s+)?(?:regressions?|failures?|slowdowns?)\b", re.I)
+# "dashboard run here w/ no regressions", "the suite passes without failures", "the timings stay within
+# noise": how a check of the change went (not "the dashboard shows a regression", a problem seen).
+RUN_NOTE = re.compile(
+    r"\bdashboard (?:runs?|is running)\b|\b(?:no|without|zero)\s+(?:\w+\s+)?(?:regressions?|failures?|slowdowns?)\b|"
+    r"\bwithin (?:the )?noise\b",
+    re.I,
+)
 # "Match the reference decomposition by computing ...", "This PR makes ...": the fix's opening says
 # what the change does, which is no statement of what was wrong; nor is "we need to special-case
 # size 0" (the change to make).
@@ -138,13 +143,20 @@ def describes_change(sentence: str) -> bool:
 
 def omission(sentence: str) -> bool:
     """A fix's description names what the code failed to do ("the offset was not multiplied by the
-    element size", "never restored"), which is the mechanism the fix removes; not the change itself."""
+    element size", "never restored"), which is the mechanism the fix removes; not the change itself,
+    nor a program's message it quotes (`NameError: name 'x' is not defined`)."""
     return (
-        OMISSION.search(sentence) is not None
+        _outside_code(OMISSION, sentence)
         and not describes_change(sentence)
         and not NOT_DONE.search(sentence)
         and not NEW_BEHAVIOUR.search(sentence)
     )
+
+
+def _outside_code(pattern: re.Pattern[str], sentence: str) -> bool:
+    """`pattern` matches `sentence` where the match does not start inside a code span."""
+    spans = [span.span() for span in CODE_SPAN.finditer(sentence)]
+    return any(not any(start < found.start() < end for start, end in spans) for found in pattern.finditer(sentence))
 
 
 def prior_behaviour(sentence: str) -> bool:

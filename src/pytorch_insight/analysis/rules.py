@@ -343,7 +343,8 @@ def summarise(body: Body, lists: bool = True) -> str:
     for n, candidate in enumerate((text, "\n\n".join(body.sections.values()))):
         if (note := OPENING_NOTE.match(candidate)) and candidate[note.end() :].strip():
             candidate = candidate[note.end() :]  # a note on the report itself, before what it reports
-        found = [s for s in sentences(candidate if lists else LIST_ITEM.sub("", candidate)) if says_something(s)]
+        said = sentences(candidate if lists else LIST_ITEM.sub("", candidate))
+        found = [s for s in said if says_something(s) and not run_note(s)]  # a run's note says how a check went
         fence = FENCE.search(candidate)
         opening = candidate[: fence.start()] if fence else candidate
         if found and fence and not any(says_something(s) for s in sentences(opening)):
