@@ -48,13 +48,13 @@ class CaseBlind:
     pattern: re.Pattern[str]
     lowered: re.Pattern[str] | None
 
-    def search(self, text: str, lowered: str | None = None) -> tuple[int, str] | None:
-        """Where the pattern's first match in `text` starts, and its words as `text` writes them
-        (`lowered`: text.lower(), if at hand)."""
+    def search(self, text: str, lowered: str | None = None, start: int = 0) -> tuple[int, str] | None:
+        """Where the pattern's first match in `text` from `start` begins, and its words as `text`
+        writes them (`lowered`: text.lower(), if at hand)."""
         if self.lowered is not None and text.isascii():
-            found = self.lowered.search(lowered if lowered is not None else text.lower())
+            found = self.lowered.search(lowered if lowered is not None else text.lower(), start)
             return (found.start(), text[found.start() : found.end()]) if found else None
-        match = self.pattern.search(text)
+        match = self.pattern.search(text, start)
         return (match.start(), match.group(0)) if match else None
 
 

@@ -389,6 +389,15 @@ def test_a_place_the_text_calls_safe_is_no_context() -> None:
     }
 
 
+def test_a_folder_named_like_a_project_is_no_mention_of_it() -> None:
+    # a downstream project's name as a folder of a path names the folder; a link names the project
+    changed = "Fixes a crash in `src/lathe/transformers/grommet.cpp` on empty batches."
+    assert "downstream" not in facts("Empty batch crash", changed)
+    linked = "Fixes a crash on empty batches, seen in https://github.com/huggingface/transformers/issues/5"
+    assert facts("Empty batch crash", linked)["downstream"].lower() == "huggingface"
+    assert "downstream" in facts("Empty batch crash", f"{changed} It breaks transformers models.")
+
+
 def test_the_cost_of_a_workaround_under_its_heading_is_no_problem_of_the_report() -> None:
     body = (
         "## Actual\n\nThe forward raises an internal library error.\n\n"

@@ -197,7 +197,7 @@ class FactExtractor:
             ("scale", self.scale),
             ("default", self.default_path),
         ):
-            if vocabulary is not None and (found := _search(vocabulary, text, lowered)):
+            if vocabulary is not None and (found := _search(vocabulary, text, lowered, kind == "downstream")):
                 sentence = read[bisect_right(starts, found[0]) - 1]
                 if not SPARED.search(sentence):
                     add(kind, sentence, found[1])
@@ -215,11 +215,37 @@ SPARED = re.compile(
 CONTEXTUAL = frozenset({*PROBLEMS, "gain"})
 
 
-def _search(vocabulary: tuple[CaseBlind, Guard], text: str, lowered: str) -> tuple[int, str] | None:
+# How far back a path's start is looked for: a longer run without a blank is no path a reader wrote.
+PATH_LIMIT = 200
+
+
+def _search(
+    vocabulary: tuple[CaseBlind, Guard], text: str, lowered: str, projects: bool = False
+) -> tuple[int, str] | None:
     """Where a vocabulary's first word in `text` starts, and the word as written. Most texts hold
-    none of the strings its words need; the rest are searched case-sensitively when ASCII (folded)."""
+    none of the strings its words need; the rest are searched case-sensitively when ASCII (folded).
+    Of `projects` (downstream users), a word that is a folder inside a path
+    (`src/lathe/transformers/grommet.cpp`) names a folder of the tree, not the project: the
+    search goes on past it. A device's folder (`hopper/`) holds that device's code."""
     pattern, needs = vocabulary
-    return pattern.search(text, lowered) if needs.may_match(text, lowered) else None
+    if not needs.may_match(text, lowered):
+        return None
+    found = pattern.search(text, lowered)
+    while projects and found is not None and _folder(text, *found):
+        found = pattern.search(text, lowered, found[0] + len(found[1]))
+    return found
+
+
+def _folder(text: str, start: int, word: str) -> bool:
+    """The word sits between slashes inside a path; not at a tree's root (`monorepo//torchtune/...`)
+    nor in a link (`github.com/huggingface/transformers/...` points at the project)."""
+    end = start + len(word)
+    if text[start - 1 : start] != "/" or text[start - 2 : start] == "//" or text[end : end + 1] != "/":
+        return False
+    reach = max(0, start - PATH_LIMIT)  # bounded, so a text of slashes is read in linear time
+    opening = max(text.rfind(mark, reach, start) for mark in (" ", "\n", "`"))
+    path = text[max(opening + 1, reach) : start]
+    return "://" not in path and "github.com" not in path
 
 
 SAYS_FIX = re.compile(
