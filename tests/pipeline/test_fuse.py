@@ -81,7 +81,7 @@ def test_relands_and_reverts_link_to_what_they_redo_or_undo() -> None:
     revert = item(61, 'Revert "[dynamo] Support generators in graph (#60)"', kind="pull_request")
     reland = item(62, "[Reland] [dynamo] Support generators in graph", kind="pull_request")
     by_title_revert = item(63, 'Revert "[inductor] Something else"', kind="pull_request")
-    something = item(64, "[inductor] Something else", kind="pull_request", state="merged")
+    something = item(59, "[inductor] Something else", kind="pull_request", state="merged")
     result = run(original, revert, reland, by_title_revert, something)
     assert relations(result[revert.id], "reverts") == [original.id]
     assert relations(result[original.id], "reverted_by") == [revert.id]
@@ -89,6 +89,19 @@ def test_relands_and_reverts_link_to_what_they_redo_or_undo() -> None:
     assert relations(result[original.id], "relanded_by") == [reland.id]
     assert relations(result[by_title_revert.id], "reverts") == [something.id]
     assert result[reland.id].canonical is None
+
+
+def test_a_revert_undoes_the_change_it_names_not_a_later_copy_of_it() -> None:
+    # A change merged, reverted by GitHub's button, and submitted again under the same title: the
+    # revert undoes the first, not the copy opened after it.
+    first = item(80, "Loosen the grommet check", kind="pull_request", state="merged")
+    revert = item(81, 'Revert "Loosen the grommet check"', body="Reverts pytorch/pytorch#80", kind="pull_request")
+    again = item(82, "Loosen the grommet check", kind="pull_request", state="closed")
+    unnamed = item(83, 'Revert "Loosen the grommet check"', body="Breaks the lathe build.", kind="pull_request")
+    result = run(first, revert, again, unnamed)
+    assert relations(result[revert.id], "reverts") == [first.id]
+    assert relations(result[unnamed.id], "reverts") == [first.id, again.id]
+    assert relations(result[again.id], "reverted_by") == [unnamed.id]
 
 
 def test_ghstack_members_are_grouped() -> None:

@@ -35,8 +35,9 @@ from tests.conftest import RAW_WEEKS, read_jsonl
 WEEK_1 = ("--since", "2026-04-07", "--until", "2026-04-13")
 WEEK_2 = ("--since", "2026-04-14", "--until", "2026-04-20")
 FIRST_WEEK_END = "2026-04-14"  # the first moment after the first week
-# Made-up changes a later collection could bring, in the repository of the item they change.
-REVERT_NUMBER, FIX_NUMBER, FOLLOW_UP_NUMBER = 7001, 7002, 9500
+# Made-up changes a later collection could bring, in the repository of the item they change (a
+# revert is numbered after the change it reverts).
+REVERT_NUMBER, FIX_NUMBER, FOLLOW_UP_NUMBER = 990001, 7002, 9500
 
 PRIORITY = {"low": 0, "medium": 1, "high": 2}
 # What the first week's focus list holds, by repository, kind and state (checked by hand).

@@ -36,6 +36,8 @@ PICKED_LINE = re.compile(r"^[ \t]*[-*+][^\n]*?\(#(\d+)\)", re.M)
 PICK_HEAD = 2000
 QUOTES = ('"', "'")
 REFERENCED_NUMBER = re.compile(r"\(#(\d+)\)")
+# "Reverts pytorch/pytorch#123", "Relands #123": a description's opening line naming the one change.
+NAMED_TARGET = re.compile(r"\s*(?:reverts|relands)\s+([\w.-]+/[\w.-]+)?#(\d+)\b", re.I)
 SOURCE_PREFERENCE = {"github": 0}
 
 
@@ -211,13 +213,26 @@ def _targets(
     by_id: Mapping[str, Assessment],
     by_title: dict[tuple[str | None, str], list[Assessment]],
 ) -> list[tuple[Assessment | str, str]]:
-    """What a reland or revert points at: the PR number in its title, else the same title."""
+    """What a reland or revert points at: the PR number in its title, else the one its description
+    opens by naming (GitHub's revert writes "Reverts owner/repo#N"), else the earlier changes of the
+    same title: a later one is a copy submitted after it, which it cannot revert or reland."""
+    repo = assessment.item.repo
     number = REFERENCED_NUMBER.search(inner)
-    if number and assessment.item.repo:
-        target_id = github_item_id(assessment.item.repo, int(number.group(1)))
+    if number and repo:
+        target_id = github_item_id(repo, int(number.group(1)))
         return [(by_id.get(target_id, target_id), f"title names #{number.group(1)}")]
-    matches = by_title.get((assessment.item.repo, base_title(inner)), [])
-    return [(match, "same title") for match in matches if match is not assessment and match.item.kind != "commit"]
+    named = NAMED_TARGET.match(assessment.item.body or "")
+    if named and repo and named.group(1) in (None, repo):
+        target_id = github_item_id(repo, int(named.group(2)))
+        return [(by_id.get(target_id, target_id), f"description names #{named.group(2)}")]
+    own = assessment.item.number
+    return [
+        (match, "same title")
+        for match in by_title.get((repo, base_title(inner)), [])
+        if match is not assessment
+        and match.item.kind != "commit"
+        and (own is None or match.item.number is None or match.item.number < own)
+    ]
 
 
 def link_stacks(assessments: Sequence[Assessment], by_id: Mapping[str, Assessment]) -> None:
