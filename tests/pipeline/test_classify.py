@@ -13,6 +13,13 @@ def test_labels_title_tags_and_keywords_each_classify() -> None:
     assert areas("F.interpolate gives NaN on mps") == ["mps"]
 
 
+def test_a_tag_written_in_camel_case_is_read_word_by_word() -> None:
+    # "[LatheDTensor]" and "[GrommetFsdp]" hold an area's tag as one of their words
+    assert areas("[LatheDTensor] Name the signal in the sprocket's exit message") == ["distributed"]
+    assert areas("[GrommetFsdp] Name the signal in the sprocket's exit message") == ["distributed"]
+    assert areas("[Grommet] Name the signal in the sprocket's exit message") == ["core"]
+
+
 def test_unlabelled_items_are_classified_from_their_text_and_owner_lists() -> None:
     body = "Platforms: rocm\n\nThis test was disabled because it is failing in CI.\n\ncc @alice @bob @carol"
     assert "rocm" in areas("DISABLED test_foo (__main__.TestBar)", body=body)

@@ -29,6 +29,8 @@ HANDLE = re.compile(r"@([\w.-]+(?:/[\w.-]+)?)")
 GHSTACK = re.compile(r"^[ \t]*+\*[ \t]++(?:__->__[ \t]++)?#(\d+)[ \t]*+$", re.M)
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 TAG_PARTS = re.compile(r"[-/,+ ]+")
+# "GrommetFsdp": a lower-case letter followed by a capital joins two words.
+CAMEL_JOINT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 NUMBER_SUFFIX = re.compile(r"(?<!\s)\s*+\(#\d*+(?:…|\.\.\.)?\)?\s*+$")  # "(#180916)", or cut short: "(#180…"
 # Identifiers that can tie two items together: dotted API paths, snake_case names and CamelCase
 # class names (torch.nn.functional.pad, flex_attention, CUDACachingAllocator), in one pass. Each
@@ -73,12 +75,12 @@ def normalize_title(title: str | None) -> str:
 
 def title_tags(title: str) -> frozenset[str]:
     """Bracket tags, lower-cased, with the parts of compound ones: "[dtensor-compile]" also
-    counts as "dtensor" and "compile"."""
+    counts as "dtensor" and "compile", "[GrommetFsdp]" as "grommet" and "fsdp"."""
     tags = set()
-    for tag in TITLE_TAG.findall(title):
-        tag = tag.strip().lower()
+    for written in TITLE_TAG.findall(title):
+        tag = written.strip().lower()
         tags.add(tag)
-        tags.update(part for part in TAG_PARTS.split(tag) if part)
+        tags.update(part.lower() for part in TAG_PARTS.split(CAMEL_JOINT.sub(" ", written.strip())) if part)
     return frozenset(tags)
 
 
