@@ -61,6 +61,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "col_items": {"zh": "本期条目", "en": "Items this period"},
     "col_stage": {"zh": "阶段", "en": "Stage"},
     "col_count": {"zh": "数量", "en": "Count"},
+    # the activity tables list a copy of a change (a resubmission, a cherry-pick) apart; here it is its original's
+    "col_area_items": {"zh": "条目（副本计一次）", "en": "Items (copies counted once)"},
     "col_source": {"zh": "数据源", "en": "Source"},
     "col_status": {"zh": "状态", "en": "Status"},
     "col_note": {"zh": "说明", "en": "Note"},
