@@ -147,6 +147,19 @@ def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone
     }
 
 
+def test_a_closed_pr_a_comment_closes_with_its_reason_is_said_to_be_abandoned() -> None:
+    _, entry = closed_fix(31, "Closing as the new toolchain already covers the grommet case.")
+    assert "superseded or abandoned (“Closing as the new toolchain already covers the grommet case.”)" in (
+        entry.fix_text
+    )
+    _, alone = closed_fix(32, "Closing this stale PR.")
+    assert "superseded or abandoned (“Closing this stale PR.”)" in alone.fix_text
+    # closed because it landed elsewhere, or pointing at where: no abandonment
+    for said in ("Closing as this was landed internally.", "Closing via the sprocket train."):
+        _, landed = closed_fix(33, said)
+        assert "abandoned" not in landed.fix_text
+
+
 def test_a_report_whose_fix_was_replaced_asks_about_the_report_not_the_replaced_fix() -> None:
     pr, _ = closed_fix(26, "Thanks! We'll land #29 instead, it keeps the fallback.")
     pr = pr.model_copy(update={"body": f"Fixes #27\n\n{pr.body}"})
@@ -161,7 +174,7 @@ def test_a_report_whose_fix_was_replaced_asks_about_the_report_not_the_replaced_
     )
     [entry] = [e for e in report_of([report, pr], window=WINDOW).focus if e.ref == "#27"]
     assert entry.fix_text == (
-        "closed on GitHub; linked PRs: #26; a comment says it was superseded or abandoned "
+        "closed on GitHub; linked PRs: #26; a comment on #26 says it was superseded or abandoned "
         "(“We'll land #29 instead, it keeps the fallback.”)"
     )
     assert "whether #26 landed" not in entry.reason and "#27" in entry.reason
