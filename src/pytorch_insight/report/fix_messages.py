@@ -111,6 +111,10 @@ FIX_STATE: dict[str, dict[str, str]] = {
         "zh": "；讨论中有人说它已被取代或放弃（“{quote}”）",
         "en": "; a comment says it was superseded or abandoned (“{quote}”)",
     },
+    "fix_superseded_on": {
+        "zh": "；{ref} 的讨论中有人说它已被取代或放弃（“{quote}”）",
+        "en": "; a comment on {ref} says it was superseded or abandoned (“{quote}”)",
+    },
     "fix_pr_mentioned": {
         "zh": "；讨论中有人提到一个 PR（{quote}），但没有给出编号",
         "en": "; a comment speaks of a PR ({quote}) without naming it",

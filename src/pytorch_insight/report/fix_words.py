@@ -37,7 +37,10 @@ class FixWords:
         if analysis.pr_mentioned:
             thread += self.t("fix_pr_mentioned", quote=analysis.pr_mentioned)
         if analysis.superseded:
-            thread += self.t("fix_superseded", quote=analysis.superseded)
+            # An issue's quote comes from one of its PRs, which is named: it may have others.
+            source = analysis.said_in.get("superseded") if kind not in CHANGES else None
+            on = {"ref": self.ref(source)} if source else {}
+            thread += self.t("fix_superseded_on" if on else "fix_superseded", quote=analysis.superseded, **on)
         if analysis.fix_state == "closed" and analysis.revert_requested:
             # The merge tooling reverts landed changes: "does not show whether it landed" is not said.
             who, _, words = analysis.revert_requested.partition(": ")
