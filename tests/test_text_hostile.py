@@ -17,6 +17,7 @@ from pytorch_insight import text
 from pytorch_insight.analysis.grounding import SourceCorpus
 from pytorch_insight.analysis.model import AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser
+from pytorch_insight.announced import announced_errors as announce
 from pytorch_insight.config import load_profile
 from pytorch_insight.model import Item
 from pytorch_insight.pipeline import assess
@@ -107,7 +108,7 @@ def deep_analysis(body: str) -> None:
 
 
 def announced_errors(body: str) -> None:
-    text.announced_errors(text.sentences(body), body)
+    announce(text.sentences(body), body)
 
 
 @pytest.mark.parametrize("unit", UNITS.values(), ids=UNITS.keys())

@@ -1,7 +1,8 @@
 """The sentence splitter: abbreviations, versions, paths and code stay inside a sentence; a reply
 addressed to people starts a new one and does not quote the addressees."""
 
-from pytorch_insight.text import announced_errors, join_sentences, parse_body, section, sentences
+from pytorch_insight.announced import announced_errors
+from pytorch_insight.text import join_sentences, parse_body, section, sentences
 
 
 def test_abbreviations_versions_and_paths_do_not_end_a_sentence() -> None:

@@ -593,6 +593,17 @@ def test_a_summary_that_opens_with_a_lead_in_keeps_its_whole_list_of_conditions(
     )  # another lead-in's list is not this one's, and the code it introduced is marked as left out
 
 
+def test_a_quoted_ghstack_list_of_linked_changes_is_no_summary() -> None:
+    url = "https://github.com/example/repo/pull"
+    body = (
+        "> Stack from [ghstack](https://github.com/example/ghstack) (oldest at bottom):\n>\n"
+        f"> * [[Build] Raise the sprocket standard #10]({url}/10)\n"
+        f"> * **->** [[BE] Fix the grommet copy #11]({url}/11)\n>\n"
+        "> The copy writes through a read-only pointer, so it now takes the mutable one."
+    )
+    assert summarise(parse_body(body)) == "The copy writes through a read-only pointer, so it now takes the mutable one."
+
+
 def test_a_summary_across_a_skipped_code_block_marks_the_gap() -> None:
     body = (
         "The op is lowered into:\n\n```python\ny = torch.cumsum(x, 0)\n```\n\n"

@@ -17,13 +17,14 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
+from pytorch_insight.announced import announced_errors
 from pytorch_insight.config import SeverityVocabulary
 from pytorch_insight.folded import CaseBlind, case_blind
 from pytorch_insight.guard import Guard, guard
 from pytorch_insight.model import Item
 from pytorch_insight.pickling import by_fields
 from pytorch_insight.pipeline.phrases import PROBLEM_KINDS, PROBLEMS, stated_facts
-from pytorch_insight.text import announced_errors, lead_in, sentences, shorten
+from pytorch_insight.text import lead_in, sentences, shorten
 
 EVIDENCE_LIMIT = 240
 TITLE_LIMIT = 1000  # GitHub allows 256; other sources may not bound theirs
