@@ -536,3 +536,11 @@ def test_one_author_s_series_is_one_entry_that_says_why() -> None:
     ):
         [entry] = [e for e in report_of([first, second], lang, WINDOW).focus if "#73" in (e.ref, *e.story)]
         assert entry.ref == "#72" and said in entry.relations
+
+
+def test_a_report_filed_twice_names_its_other_filing_as_a_report_not_a_change() -> None:
+    # the same bug reported twice by its author: no change was submitted twice
+    first = item(50, HANG, HANG_BODY, labels=["high priority"])
+    again = item(51, HANG, HANG_BODY, state="closed")
+    entry = focus_entry([first, again], 50)
+    assert "also reported as #51" in entry.relations and not any("submitted" in r for r in entry.relations)

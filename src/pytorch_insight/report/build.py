@@ -13,6 +13,7 @@ from pytorch_insight import __version__
 from pytorch_insight.analysis import Analyser
 from pytorch_insight.analysis.action import Suggestion, suggest
 from pytorch_insight.analysis.code import downstream_uses
+from pytorch_insight.analysis.impact import CHANGES
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
@@ -265,8 +266,10 @@ class _Builder:
             assessment.relations,
             key=lambda r: (RELATION_ORDER.index(r.type) if r.type in RELATION_ORDER else len(RELATION_ORDER), r.target),
         )
-        # The item that stands for a change submitted twice names the other copy as a copy.
-        copy = "relation_copy" if assessment.canonical is None else "relation_duplicate"
+        # The item that stands for a change submitted twice names the other copy as a copy, a report
+        # filed twice its other filing.
+        kind = "relation_copy" if assessment.item.kind in CHANGES else "relation_copy_report"
+        copy = kind if assessment.canonical is None else "relation_duplicate"
         shown = []
         for r in ordered[:RELATIONS_SHOWN]:
             if f"relation_{r.type}" not in MESSAGES:

@@ -309,6 +309,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "relation_picked_by": {"zh": "被 {ref} cherry-pick", "en": "cherry-picked in {ref}"},
     "relation_duplicate": {"zh": "与 {ref} 重复", "en": "duplicate of {ref}"},
     "relation_copy": {"zh": "同一改动另提交为 {ref}", "en": "also submitted as {ref}"},
+    "relation_copy_report": {"zh": "同一问题另报告为 {ref}", "en": "also reported as {ref}"},
     "relation_stack": {"zh": "同一 ghstack：{ref}", "en": "stacked with {ref}"},
     "relation_names": {"zh": "正文提到 {ref}", "en": "names {ref}"},
     "relation_named_by": {"zh": "{ref} 的正文提到它", "en": "named by {ref}"},
