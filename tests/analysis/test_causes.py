@@ -48,6 +48,19 @@ def test_a_sentence_the_marker_opens_is_quoted_whole() -> None:
     assert root_causes([sentence], f"The lathe fails on the second device. {sentence}") == [sentence]
 
 
+def test_a_link_to_the_lines_at_fault_is_no_cause_sentence() -> None:
+    body = parse_body(
+        "**Root cause:** the grommet cache assumes every key grows.\n\n"
+        "https://github.com/example/repo/blob/main/grommet.py#L10-L12\n\n"
+        "A shrinking key then writes before the buffer's start."
+    )
+    found, headed = root_cause_sentences([body], [])
+    assert headed and root_causes(found, "", None, headed) == [
+        "the grommet cache assumes every key grows.",
+        "A shrinking key then writes before the buffer's start.",
+    ]
+
+
 def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the_problem() -> None:
     # The summary's problem is the wrong row count; the "because" explains why one case of it crashes.
     sentence = (

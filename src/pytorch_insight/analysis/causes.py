@@ -89,6 +89,9 @@ POINTER_CAUSE = re.compile(
 # "The error is caused by <a link to some lines of code>.": the cause pointed at, not named in words. A
 # reference to an issue or PR ("caused by #N", or its URL) names the change that brought it and is kept.
 LINK_CAUSE = re.compile(r"\W*+https?://(?![^\s;,]*/(?:issues|pull)/\d)[^\s;,]++\s*+(?:[;.,]|$)")
+# A line that is only a link (to the lines of code at fault, under a "Root cause" heading): it points,
+# the words around it tell.
+BARE_LINK = re.compile(r"\W*+https?://\S++\W*+$")
 # "Root cause and notes", "Root cause analysis" on a line of its own: a label over what follows.
 CAUSE_LABEL = re.compile(
     r"^\W*root[ -]causes?(?:\s*+(?:[+&/,-]|and|analysis|summary|rationale|details|notes?|explanation|"
@@ -326,7 +329,7 @@ def root_causes(
             # A lead-in to a repro or a log ("The following program triggers it because …:") says
             # nothing once what it introduces is cut away, unless it names the cause before its colon.
             sentence = cause_before_colon(sentence)
-        if not sentence or code_only(sentence):
+        if not sentence or code_only(sentence) or BARE_LINK.match(sentence):
             continue
         marker = ROOT_CAUSE.search(sentence)
         if marker and not_a_cause(sentence, marker):
