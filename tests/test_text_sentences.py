@@ -217,6 +217,18 @@ def test_a_text_that_stops_in_mid_clause_quotes_its_last_sentence_as_cut() -> No
     assert sentences("Steps taken to fix it and\n\n- the loader retries once.")[0] == "Steps taken to fix it and"
 
 
+def test_a_long_text_that_stops_on_a_word_was_cut_by_its_capture() -> None:
+    # an excerpt tool keeps a description's first ~2,000 characters: a long one stopping on a word
+    # (even mid-word) was cut there, wherever its sections begin
+    filler = "The sprocket grinder keeps its last lathe setting between runs. " * 16
+    cut = f"{filler}\n\n**Cause:** the grommet cache is keyed on the device only, whi"
+    assert sentences(cut)[-1].endswith("the grommet cache is keyed on the device only, whi…")
+    assert section(parse_body(cut), "cause") == "the grommet cache is keyed on the device only, whi…"
+    # a short text, or a long one ending on a mark, stands as written
+    assert sentences("Enables the grommet path for sparse tensors") == ["Enables the grommet path for sparse tensors"]
+    assert sentences(f"{filler}It works now.")[-1] == "It works now."
+
+
 def test_a_last_sentence_cut_inside_what_it_opened_is_quoted_as_cut() -> None:
     # A copy cut mid-token leaves a code span, a link or a bold run open: no statement ends so.
     for cut in (

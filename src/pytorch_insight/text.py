@@ -157,6 +157,8 @@ MAX_SENTENCE = 400
 CUT_OFF = frozenset(
     "a an the of to for with from into onto via and or but nor than because whose its their our your my".split()
 )
+# A text this long may be a capture's excerpt: one whose last sentence stops without a mark was cut.
+CAPTURED = 1_000
 # A sentence is judged by its beginning (and its end, for a question): it is printed cut to
 # MAX_SENTENCE anyway, and a 64k run without a full stop is no sentence to read through.
 SENTENCE_READ = 4 * MAX_SENTENCE
@@ -195,7 +197,7 @@ def heading_name(line: str) -> str:
 def parse_body(text: str | None) -> Body:
     """The body's sections by heading; a section under a lead-in keeps the lead-in in its text (the
     passes that read a template's "Summary:" or "Test Plan:" find it there), `section` cuts it off."""
-    text = bounded(text)
+    text = marked_if_cut(bounded(text))
     parts: dict[str, list[str]] = {}
     fences = [match.span() for match in FENCE.finditer(text)]
     starts = [
@@ -331,7 +333,12 @@ def _sentences(text: str) -> tuple[str, ...]:
         if mentions and (mentions.group().rstrip()[-1] in ",:" or not PAST_VERB.match(sentence, mentions.end())):
             sentence = sentence[mentions.end() :]
         if len(sentence) >= 12 and LETTER.search(sentence[:SENTENCE_READ]) and not _is_question(sentence):
-            cut = number == len(parts) and not laid and _stops_mid_way(sentence)
+            cut = (
+                number == len(parts)
+                and not laid
+                and not sentence.endswith("…")  # marked already (`marked_if_cut`)
+                and (_stops_mid_way(sentence) or _captured_short(text, sentence))
+            )
             found.append(shorten(sentence + ("…" if cut else ""), MAX_SENTENCE))
     return tuple(found)
 
@@ -347,6 +354,19 @@ def _stops_mid_way(sentence: str) -> bool:
         or sentence.count("(") > sentence.count(")")
         or sentence.count("[") > sentence.count("]")
     )
+
+
+def _captured_short(text: str, sentence: str) -> bool:
+    """A long text whose last sentence stops on a word or a comma, no closing mark: the capture it came
+    from cut it there (search and archive tools keep the first ~2,000 characters, often less)."""
+    return len(text) >= CAPTURED and (sentence[-1:].isalnum() or sentence.endswith(","))
+
+
+def marked_if_cut(text: str) -> str:
+    """The text with "…" after its last word when a capture cut it there (`_captured_short`): each
+    section of it is then read with the mark, however short the section."""
+    end = text.rstrip()
+    return f"{end}…" if _captured_short(end, end[-200:]) else text
 
 
 def _laid_out(part: str) -> str:
