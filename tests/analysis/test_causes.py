@@ -629,6 +629,23 @@ def test_a_link_to_a_file_or_its_label_is_no_technical_detail() -> None:
     assert found.details == "The loop in `advance_hands` wraps at 720 ticks instead of 1440."
 
 
+def test_a_detail_that_leads_in_to_code_marks_the_code_left_out() -> None:
+    body = (
+        "The minute hand jumps back at noon. Alarms set after noon never ring.\n\n"
+        "The loop in `advance_hands` only guards against `ticks == 0`:\n\n"
+        "```python\nif ticks == 0:\n    return\n```\n"
+    )
+    found = analyse(item(1, "Minute hand jumps back at noon", body=body))[1]
+    assert found.details == "The loop in `advance_hands` only guards against `ticks == 0`: …"
+
+
+def test_a_cause_its_capture_cut_after_a_few_words_names_none() -> None:
+    filler = "The minute hand jumps back at noon on the lathe clock. " * 20
+    body = parse_body(f"{filler}\n\n**Root cause:** The tick counter incorrectly wra")
+    found, headed = root_cause_sentences([body], [])
+    assert headed and root_causes(found, "", None, headed) == []
+
+
 def test_a_cause_made_of_the_titles_words_is_no_root_cause() -> None:
     title = "Grommet cache skips its second key"
     again = "The grommet cache seems to skip the second key, leading to stale reads."

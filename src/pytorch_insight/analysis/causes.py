@@ -89,6 +89,14 @@ POINTER_CAUSE = re.compile(
 # "The error is caused by <a link to some lines of code>.": the cause pointed at, not named in words. A
 # reference to an issue or PR ("caused by #N", or its URL) names the change that brought it and is kept.
 LINK_CAUSE = re.compile(r"\W*+https?://(?![^\s;,]*/(?:issues|pull)/\d)[^\s;,]++\s*+(?:[;.,]|$)")
+# "The compiler incorrectly ass…": a sentence its capture cut this early names no cause.
+CUT_WORDS = 6
+
+
+def cut_short(sentence: str) -> bool:
+    return sentence.endswith("…") and len(sentence.split()) < CUT_WORDS
+
+
 # A line that is only a link (to the lines of code at fault, under a "Root cause" heading): it points,
 # the words around it tell.
 BARE_LINK = re.compile(r"\W*+https?://\S++\W*+$")
@@ -329,7 +337,7 @@ def root_causes(
             # A lead-in to a repro or a log ("The following program triggers it because …:") says
             # nothing once what it introduces is cut away, unless it names the cause before its colon.
             sentence = cause_before_colon(sentence)
-        if not sentence or code_only(sentence) or BARE_LINK.match(sentence):
+        if not sentence or code_only(sentence) or BARE_LINK.match(sentence) or cut_short(sentence):
             continue
         marker = ROOT_CAUSE.search(sentence)
         if marker and not_a_cause(sentence, marker):

@@ -430,7 +430,8 @@ def mechanism_sentences(item: Item, body: Body) -> list[str]:
         found = found[:-1]  # a description that stops mid-sentence was cut: its last words say nothing whole
     # A file named inside a link ("https://…/interpreter.py#L217") marks a sentence about the code only
     # when the sentence states something besides its links: a bare link or a label of one says nothing.
-    return [s for s in found if MECHANISM.search(s) and says_something(s)]
+    # A lead-in's colon points at the code or log it introduced, which is not quoted: the gap is marked.
+    return [left_out(s) if s.endswith(":") else s for s in found if MECHANISM.search(s) and says_something(s)]
 
 
 FINISHED = (".", "!", "?", ":", ")", "`", '"', "'", "]", ">", "*")
