@@ -131,6 +131,9 @@ def test_a_partial_fix_is_not_called_a_fix_and_a_closed_report_is_not_asked_whet
     assert entry.conclusion.startswith("Partly fixes #29, a problem stated as") and entry.relations == [
         "partly fixes #29"
     ]
+    # the overview says so too
+    overview = render_markdown(report_of([alone], window=WINDOW)).split("## 2.")[0]
+    assert "fixes #29 (in part) and is closed on GitHub" in overview
     # A report closed with no fix in the data: whether it "landed" is no question for it.
     lone = item(40, "Segfault in the allocator on exit", state="closed")
     [entry] = [e for e in report_of([lone], window=WINDOW).focus if e.ref == "#40"]
@@ -152,8 +155,8 @@ def test_a_closed_pr_a_comment_closes_with_its_reason_is_said_to_be_abandoned() 
     assert "superseded or abandoned (“Closing as the new toolchain already covers the grommet case.”)" in (
         entry.fix_text
     )
-    _, alone = closed_fix(32, "Closing this stale PR.")
-    assert "superseded or abandoned (“Closing this stale PR.”)" in alone.fix_text
+    _, alone = closed_fix(32, "Closing this old draft.")
+    assert "superseded or abandoned (“Closing this old draft.”)" in alone.fix_text
     # closed because it landed elsewhere, or pointing at where: no abandonment
     for said in ("Closing as this was landed internally.", "Closing via the sprocket train."):
         _, landed = closed_fix(33, said)

@@ -158,11 +158,11 @@ SUPERSEDED = re.compile(
     r"instead|"
     # "we went with the other PR"
     r"(?:accepted|merged|landed|went with|chose)\s+(?:the\s+)?other\s+(?:one|pr|pull request|change|diff|fix))\b|"
-    # "Closing as the new toolchain covers it", "I'm closing the PR for now", "Closing this stale PR.": a
+    # "Closing as the new toolchain covers it", "We're closing it for now", "Closing this old draft.": a
     # sentence that opens by closing it, with its reason or alone, says it was closed unlanded; not
     # "Closing via <link>" nor "Closing as it landed internally", which say where it landed
     r"^(?![^.;]*\b(?:landed|merged|committed|via)\b)\W*(?:i'?m |i am |we'?re |we are )?"
-    r"clos(?:e|ing)(?: (?:this|the|it)(?: \w+)?(?: pr| pull request| one| out)?)?"
+    r"clos(?:e|ing)(?: (?:this|the|it)(?: \w+)?(?: pr| pull request| one| out| draft| change)?)?"
     r"\s*(?:[-—–,:]\s*)?(?:(?:as|because|since|due to|for now)\b|[.!—–-]|$)",
     re.I,
 )
