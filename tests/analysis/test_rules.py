@@ -466,6 +466,11 @@ def test_a_setup_step_is_no_summary() -> None:
     assert summarise(parse_body(body)) == "The compiled step hangs on the second call when the cache is warm."
 
 
+def test_how_to_reproduce_is_no_summary() -> None:
+    body = "## Fixes #40\n\n## tiny repro\n* Simply paste the sprocket snippet from the report to reproduce.\n"
+    assert summarise(parse_body(body)) == ""
+
+
 def test_a_note_on_how_a_check_of_the_change_went_is_no_summary() -> None:
     run = "Run: https://example.com/runs/7\n\nOn the sprocket benchmark this change stays within noise:\n\n<img>"
     assert summarise(parse_body(run)) == ""

@@ -85,6 +85,8 @@ REFERENCE_ONLY = re.compile(r"(?:re-?land|revert|cherry[- ]pick)\w*(?:\s+of)?\s+
 # the report comes from, not what it says.
 SETUP_STEP = re.compile(
     r"^\W*(?:install|clone|download|run|execute|build|check out|checkout|git|pip|conda|cd|export|source|apt|brew)\b|"
+    # "Simply paste the snippet from the report to reproduce": how to reproduce, no account of the problem
+    r"^\W*(?:just |simply )?(?:copy|paste|save|use|try)\b[^.;]{0,100}?\bto (?:reproduce|repro)\b|"
     r"^\W*(?:(?:human|author'?s?|side)\s+note\s*:|(?:i|we)\s+(?:found|discovered|noticed|hit|ran into|came across)"
     r"\s+(?:this|it)\b)",
     re.I,
