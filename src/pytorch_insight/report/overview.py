@@ -19,6 +19,7 @@ from pytorch_insight.config import Profile
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.pipeline.rank import severity_sharers
 from pytorch_insight.pipeline.reasons import in_source_case
+from pytorch_insight.pipeline.references import partial_fix
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.model import FocusEntry, Theme
 from pytorch_insight.report.narrative import held_by
@@ -123,6 +124,7 @@ class OverviewWriter:
             whom_clause=t("ov_mentions_clause", names=named) if named else "",
         )
         fixes = [r.target for r in assessment.relations if r.type == "fixes"]
+        partly = {r.target for r in assessment.relations if r.type == "fixes" and partial_fix(r.evidence)}
         state = analysis.fix_state
         if state == "reverted":
             return say("ov_reverted", ref=ref, title=title)
@@ -133,7 +135,10 @@ class OverviewWriter:
             tracked = [r.target for r in assessment.relations if r.type == "tracks"]
             return say("ov_tracker", ref=ref, title=title, n=len(tracked))
         if entry.kind in CHANGE_KINDS:
-            target = self.refs(fixes)
+            # "Partially addresses #N": the target is named as fixed in part, as its relation line says.
+            target = t.list_separator.join(
+                t("ov_in_part", ref=self.ref(f)) if f in partly else self.ref(f) for f in fixes[:2]
+            )
             merged = state in ("merged", "landed")
             # "without a confirmed merge" reads as false where its own thread says it landed, or
             # shows a merge asked for: the clause says what the thread shows.

@@ -148,6 +148,7 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "{ref} 报告了{title}{whom}，已关闭，但数据中看不出修复是否合入",
         "en": "{ref} reported {title}{whom} and was closed, though the data does not show a fix landing",
     },
+    "ov_in_part": {"zh": "{ref}（部分）", "en": "{ref} (in part)"},
     "ov_fix_merged": {
         "zh": "{ref} 修复了 {target} 的问题（{title}）{whom_clause}，已合入",
         "en": "{ref} {title}{whom} fixed {target} and has landed",
