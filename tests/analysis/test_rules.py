@@ -606,7 +606,8 @@ def test_a_quoted_ghstack_list_of_linked_changes_is_no_summary() -> None:
         f"> * **->** [[BE] Fix the grommet copy #11]({url}/11)\n>\n"
         "> The copy writes through a read-only pointer, so it now takes the mutable one."
     )
-    assert summarise(parse_body(body)) == "The copy writes through a read-only pointer, so it now takes the mutable one."
+    told = "The copy writes through a read-only pointer, so it now takes the mutable one."
+    assert summarise(parse_body(body)) == told
 
 
 def test_a_summary_across_a_skipped_code_block_marks_the_gap() -> None:
