@@ -41,6 +41,13 @@ def test_versions_and_hardware_from_an_environment_section() -> None:
     assert facts.hardware == ["B200"]
 
 
+def test_a_version_the_text_says_works_is_not_the_problem_s_setup() -> None:
+    body = "The grommet loss raises a cuDNN error.\n\n### Versions\n\nI tried a few. On torch 2.4 it runs fine"
+    assert facts(item(103, "Grommet loss fails", body), parse_body(body)).versions == []
+    both = "It works in torch 2.4 but fails in torch 2.5.1."
+    assert facts(item(104, "Grommet loss fails", both), parse_body(both)).versions == ["torch 2.4", "torch 2.5.1"]
+
+
 def test_a_link_s_line_anchor_is_no_hardware() -> None:
     body = "The check at https://github.com/o/r/blob/main/pool.cu#L12-L40 skips it; it fails on an L40S."
     assert facts(item(102, "Pooling skips the check", body), parse_body(body)).hardware == ["L40S"]

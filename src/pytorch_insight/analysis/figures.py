@@ -22,6 +22,17 @@ VERSION_PATTERNS = (
     ("Python", re.compile(r"\bPython(?:\s+version)?\s*[:=]?\s*`?(3\.\d+(?:\.\d+)?)", re.I)),
     ("triton", re.compile(r"\btriton(?:\s+version)?`?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)", re.I)),
 )
+# A sentence or a line: versions are read from each apart, so one that names where the problem does
+# not occur is left out.
+PIECES = re.compile(r"(?<=[.!?])\s+|\n")
+WORKS = re.compile(
+    r"\b(?:not an? (?:issue|problem)|no (?:issue|problem)s?|works?|worked|working|fine(?!-)|unaffected|"
+    r"not affected|passe[sd])\b",
+    re.I,
+)
+FAILS = re.compile(
+    r"\b(?:fail\w*|error\w*|crash\w*|broke\w*|regress\w*|wrong|hang\w*|slow\w*|not work\w*|n't work\w*)\b", re.I
+)
 HARDWARE = re.compile(
     r"\b(?:[HB]\d{2,3}|GB\d{3}|A100|A10G?|L40S?|L4|V100|T4|MI\d{3}X?|gfx\d{3,4}|"
     r"Apple M[1-5](?: (?:Pro|Max|Ultra))?|RTX ?\d{4}|TPU ?v\d\w?|Gaudi ?\d?)\b"
@@ -48,13 +59,14 @@ URL = re.compile(r"https?://\S+")
 
 def facts(item: Item, body: Body) -> Facts:
     text = f"{item.title or ''}\n{bounded(item.body)}"
+    seen = [part for part in PIECES.split(text) if not works_there(part)]  # where the problem may be seen
     return Facts(
         components=[tag for tag in TITLE_TAG.findall(item.title or "")],
         apis=_distinct(API.findall(text) + [span for span in CODE_SPAN.findall(text) if "." in span or "(" in span])[
             :6
         ],
         versions=_most_specific(
-            f"{name} {match}" for name, pattern in VERSION_PATTERNS for match in pattern.findall(text)
+            f"{name} {match}" for name, pattern in VERSION_PATTERNS for part in seen for match in pattern.findall(part)
         )[:6],
         # A link's anchor is no hardware: "…/kernel.cu#L10-L40" names lines, not an L40.
         hardware=_distinct(HARDWARE.findall(URL.sub(" ", text)))[:4],
@@ -68,6 +80,12 @@ def facts(item: Item, body: Body) -> Facts:
         )[:3],
         files=[FileChange.model_validate(f) for f in (item.model_extra or {}).get("files", [])],
     )
+
+
+def works_there(sentence: str) -> bool:
+    """The sentence names where things work ("This is not an issue in torch 2.4"), and no failure: its
+    versions are not the setup the problem is seen on."""
+    return WORKS.search(sentence) is not None and FAILS.search(sentence) is None
 
 
 def comparisons(text: str) -> list[Comparison]:
