@@ -72,6 +72,9 @@ def test_harm_that_is_supposed_or_the_reason_for_a_removal_is_no_impact() -> Non
     design = "The kernel is templated to prevent branching causing a slowdown on small inputs."
     [kept] = assess([item(87, "Template the gather kernel", design, kind="pull_request")], PROFILE)
     assert consequence([kept]) == ""
+    reuse = "The pool reuses grommets so that we don't free a grommet early, which causes a hang on exit."
+    [reused] = assess([item(88, "Reuse grommets by default", reuse, kind="pull_request")], PROFILE)
+    assert consequence([reused]) == ""
     # Harm stated in the main clause, with its condition, is the impact.
     stated = "The loader crashes if a nightly job runs on 64 GPUs."
     [real] = assess([item(84, "Loader crashes on exit", f"{stated}\n\nIt started last week.")], PROFILE)

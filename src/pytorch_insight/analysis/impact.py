@@ -73,7 +73,12 @@ FIX_RESULT = re.compile(
 )
 
 # "... to prevent branching causing ...": what follows the marker is kept away, not brought about.
-KEPT_AWAY = re.compile(r"\b(?:prevent|avoid)\w*\s+(?:[\w-]+\s+){0,3}$", re.I)
+KEPT_AWAY = re.compile(
+    r"\b(?:(?:prevent|avoid)\w*\s+(?:[\w-]+\s+){0,3}|"
+    # "reuses events so that we don't call destroy of the event which causes hang": what it no longer does
+    r"so (?:that )?(?:we|it|they|users?) (?:don'?t|do not|doesn'?t|does not|no longer|never)(?:\s+[\w-]+){1,5}[\s,]*)$",
+    re.I,
+)
 
 # "That meant that if we hit errors in production, the process returned 0": harm named only inside a
 # condition is supposed, not stated.
