@@ -617,26 +617,29 @@ def test_a_sentence_quoted_in_its_own_field_is_not_quoted_again_as_a_detail(fiel
     assert found.details.startswith("An index check")
 
 
-def test_a_link_to_a_file_or_its_label_is_no_technical_detail() -> None:
-    body = (
-        "The minute hand jumps back at noon. Alarms set after noon never ring.\n\n"
-        "https://example.com/clockworks/blob/main/clock/hands.py#L10-L20\n\n"
-        "Hand table: https://example.com/clockworks/blob/main/clock/table.py#L3\n\n"
-        "clock/hands.py:14\n\n"
-        "The loop in `advance_hands` wraps at 720 ticks instead of 1440."
-    )
+@pytest.mark.parametrize(
+    ("told", "details"),
+    [
+        # a link to a file, a label of one or a file:line line says nothing: the sentence that states is quoted
+        (
+            "https://example.com/clockworks/blob/main/clock/hands.py#L10-L20\n\n"
+            "Hand table: https://example.com/clockworks/blob/main/clock/table.py#L3\n\n"
+            "clock/hands.py:14\n\n"
+            "The loop in `advance_hands` wraps at 720 ticks instead of 1440.",
+            "The loop in `advance_hands` wraps at 720 ticks instead of 1440.",
+        ),
+        # a detail that leads in to code ends with the mark that the code is left out
+        (
+            "The loop in `advance_hands` only guards against `ticks == 0`:\n\n"
+            "```python\nif ticks == 0:\n    return\n```\n",
+            "The loop in `advance_hands` only guards against `ticks == 0`: …",
+        ),
+    ],
+)
+def test_technical_details_quote_what_states_something_and_mark_what_they_leave_out(told: str, details: str) -> None:
+    body = f"The minute hand jumps back at noon. Alarms set after noon never ring.\n\n{told}"
     found = analyse(item(1, "Minute hand jumps back at noon", body=body))[1]
-    assert found.details == "The loop in `advance_hands` wraps at 720 ticks instead of 1440."
-
-
-def test_a_detail_that_leads_in_to_code_marks_the_code_left_out() -> None:
-    body = (
-        "The minute hand jumps back at noon. Alarms set after noon never ring.\n\n"
-        "The loop in `advance_hands` only guards against `ticks == 0`:\n\n"
-        "```python\nif ticks == 0:\n    return\n```\n"
-    )
-    found = analyse(item(1, "Minute hand jumps back at noon", body=body))[1]
-    assert found.details == "The loop in `advance_hands` only guards against `ticks == 0`: …"
+    assert found.details == details
 
 
 def test_a_cause_its_capture_cut_after_a_few_words_names_none() -> None:

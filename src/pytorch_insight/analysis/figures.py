@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from pytorch_insight.analysis.causes import HARM
 from pytorch_insight.analysis.model import Comparison, Facts, FileChange
 from pytorch_insight.model import Item
 from pytorch_insight.text import Body, bounded
@@ -30,9 +31,8 @@ WORKS = re.compile(
     r"not affected|passe[sd])\b",
     re.I,
 )
-FAILS = re.compile(
-    r"\b(?:fail\w*|error\w*|crash\w*|broke\w*|regress\w*|wrong|hang\w*|slow\w*|not work\w*|n't work\w*)\b", re.I
-)
+# The words of harm the root-cause rules read, and those of a version that broke something.
+FAILS = re.compile(rf"{HARM.pattern}|\b(?:broke\w*|regress\w*|not work\w*|n't work\w*)\b", re.I)
 HARDWARE = re.compile(
     r"\b(?:[HB]\d{2,3}|GB\d{3}|A100|A10G?|L40S?|L4|V100|T4|MI\d{3}X?|gfx\d{3,4}|"
     r"Apple M[1-5](?: (?:Pro|Max|Ultra))?|RTX ?\d{4}|TPU ?v\d\w?|Gaudi ?\d?)\b"
