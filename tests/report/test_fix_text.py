@@ -151,8 +151,8 @@ def test_a_closed_pr_its_thread_calls_superseded_is_said_to_be_so_and_left_alone
 
 
 def test_a_closed_pr_a_comment_closes_with_its_reason_is_said_to_be_abandoned() -> None:
-    _, entry = closed_fix(31, "Closing as the new toolchain already covers the grommet case.")
-    assert "superseded or abandoned (“Closing as the new toolchain already covers the grommet case.”)" in (
+    _, entry = closed_fix(31, "Closing as the sprocket rewrite already covers the grommet case.")
+    assert "superseded or abandoned (“Closing as the sprocket rewrite already covers the grommet case.”)" in (
         entry.fix_text
     )
     _, alone = closed_fix(32, "Closing this old draft.")

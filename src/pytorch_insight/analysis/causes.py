@@ -89,7 +89,7 @@ POINTER_CAUSE = re.compile(
 # "The error is caused by <a link to some lines of code>.": the cause pointed at, not named in words. A
 # reference to an issue or PR ("caused by #N", or its URL) names the change that brought it and is kept.
 LINK_CAUSE = re.compile(r"\W*+https?://(?![^\s;,]*/(?:issues|pull)/\d)[^\s;,]++\s*+(?:[;.,]|$)")
-# "The compiler incorrectly ass…": a sentence its capture cut this early names no cause.
+# "The grommet counter incorrectly wra…": a sentence its capture cut this early names no cause.
 CUT_WORDS = 6
 
 

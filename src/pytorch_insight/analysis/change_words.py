@@ -19,7 +19,7 @@ FIX_STATEMENT = re.compile(
     r"(?:(?:the|this|that|these)\s+(?:issue|problem|bug|error|crash|failure)s?\b|it\s*(?:[.!,;]|$))",
     re.I,
 )
-# "dashboard run here w/ no regressions", "the suite passes without failures", "the timings stay within
+# "a dashboard run shows no regressions", "the suite passes without failures", "the timings stay within
 # noise": how a check of the change went (not "the dashboard shows a regression", a problem seen).
 RUN_NOTE = re.compile(
     r"\bdashboard (?:runs?|is running)\b|\b(?:no|without|zero)\s+(?:\w+\s+)?(?:regressions?|failures?|slowdowns?)\b|"

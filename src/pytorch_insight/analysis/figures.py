@@ -83,7 +83,7 @@ def facts(item: Item, body: Body) -> Facts:
 
 
 def works_there(sentence: str) -> bool:
-    """The sentence names where things work ("This is not an issue in torch 2.4"), and no failure: its
+    """The sentence names where things work ("on torch 2.4 it runs fine"), and no failure: its
     versions are not the setup the problem is seen on."""
     return WORKS.search(sentence) is not None and FAILS.search(sentence) is None
 

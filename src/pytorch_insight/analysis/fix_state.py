@@ -158,7 +158,7 @@ SUPERSEDED = re.compile(
     r"instead|"
     # "we went with the other PR"
     r"(?:accepted|merged|landed|went with|chose)\s+(?:the\s+)?other\s+(?:one|pr|pull request|change|diff|fix))\b|"
-    # "Closing as the new toolchain covers it", "We're closing it for now", "Closing this old draft.": a
+    # "Closing as the sprocket rewrite covers it", "We're closing it for now", "Closing this old draft.": a
     # sentence that opens by closing it, with its reason or alone, says it was closed unlanded; not
     # "Closing via <link>" nor "Closing as it landed internally", which say where it landed
     r"^(?![^.;]*\b(?:landed|merged|committed|via)\b)\W*(?:i'?m |i am |we'?re |we are )?"

@@ -75,7 +75,7 @@ FIX_RESULT = re.compile(
 # "... to prevent branching causing ...": what follows the marker is kept away, not brought about.
 KEPT_AWAY = re.compile(
     r"\b(?:(?:prevent|avoid)\w*\s+(?:[\w-]+\s+){0,3}|"
-    # "reuses events so that we don't call destroy of the event which causes hang": what it no longer does
+    # "keeps the grommets so that we don't free one early, which causes a hang": what it no longer does
     r"so (?:that )?(?:we|it|they|users?) (?:don'?t|do not|doesn'?t|does not|no longer|never)(?:\s+[\w-]+){1,5}[\s,]*)$",
     re.I,
 )
