@@ -157,6 +157,15 @@ def test_a_report_whose_text_only_names_an_error_is_told_by_its_title(lang: str)
     assert "crashes with a segfault in the allocator" in entries["#3302"]
 
 
+def test_a_request_is_not_quoted_as_the_reported_problem() -> None:
+    body = (
+        "The grommet export works with 3.1 of the lathe but not with 3.2, where it fails.\n\n"
+        "A workaround would be appreciated, since it blocks our upgrade."
+    )
+    told = conclusion_of([item(3401, "Grommet export after the lathe update", body, labels=["high priority"])], "#3401")
+    assert "fails" in told and "appreciated" not in told
+
+
 def test_a_label_other_than_high_priority_is_named_as_it_is() -> None:
     facts = [Fact("confirmed", "label: ci: sev", "ci: sev", "label")]
     assert narrator("en").context(facts) == ", triage label “ci: sev”"

@@ -19,7 +19,7 @@ from pytorch_insight.pipeline.rank import severity_sharers
 from pytorch_insight.pipeline.reasons import FACT_NAMES, MODEL_NAMES, in_source_case
 from pytorch_insight.pipeline.references import partial_fix
 from pytorch_insight.report.i18n import Catalogue
-from pytorch_insight.text import excerpt, sentences, shorten
+from pytorch_insight.text import REQUEST, excerpt, sentences, shorten
 
 MENTIONS = ("hardware", "scale", "downstream", "release", "default")
 DETAIL_LIMIT = 80
@@ -73,6 +73,9 @@ class Narrator:
 
     def worst_problem(self, facts: Sequence[Fact]) -> Fact | None:
         problems = [fact for fact in facts if fact.kind in PROBLEM_KINDS]
+        # "A workaround would be appreciated, it blocks our upgrade": a request says what the author
+        # asks for, quoted as the problem only where no other sentence states one.
+        problems = [fact for fact in problems if not REQUEST.search(fact.evidence)] or problems
         # The worst kind; among its facts, one stated in words before one read from a label.
         return max(
             problems,
