@@ -110,7 +110,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
 FACT_NAMES: dict[str, dict[str, str]] = {
     "wrong_result": {"en": "silent wrong results", "zh": "静默错误结果"},
     "security": {"en": "security", "zh": "安全问题"},
-    "hard_crash": {"en": "hard crash", "zh": "进程级崩溃"},
+    "hard_crash": {"en": "hard crash", "zh": "硬崩溃"},
     "crash": {"en": "crash", "zh": "崩溃"},
     "hang": {"en": "hang", "zh": "挂起"},
     "memory": {"en": "memory growth", "zh": "内存增长"},

@@ -203,7 +203,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the fix has landed; the problem was {harm}, so make sure your build has it",
     },
     "harm_wrong_result": {"zh": "错误结果", "en": "a wrong result"},
-    "harm_hard_crash": {"zh": "进程级崩溃", "en": "a hard crash"},
+    "harm_hard_crash": {"zh": "硬崩溃", "en": "a hard crash"},
     "harm_security": {"zh": "安全问题", "en": "a security problem"},
     "because_fixed": {"zh": "修复已合入", "en": "the fix has landed"},
     "because_closed_fix_superseded": {
