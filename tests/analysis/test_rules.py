@@ -48,6 +48,14 @@ def test_a_version_the_text_says_works_is_not_the_problem_s_setup() -> None:
     assert facts(item(104, "Grommet loss fails", both), parse_body(both)).versions == ["torch 2.4", "torch 2.5.1"]
 
 
+def test_a_pre_release_version_keeps_its_tag() -> None:
+    body = "The grommet loss fails on torch 2.9.0a0+gitabc1234 and on torch 2.8.0rc2."
+    assert facts(item(105, "Grommet loss fails", body), parse_body(body)).versions == [
+        "torch 2.9.0a0+gitabc1234",
+        "torch 2.8.0rc2",
+    ]
+
+
 def test_a_link_s_line_anchor_is_no_hardware() -> None:
     body = "The check at https://github.com/o/r/blob/main/pool.cu#L12-L40 skips it; it fails on an L40S."
     assert facts(item(102, "Pooling skips the check", body), parse_body(body)).hardware == ["L40S"]

@@ -15,7 +15,10 @@ VERSION_PATTERNS = (
     (
         "torch",
         re.compile(
-            r"\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d\.\d{1,2}(?:\.\d+)?(?:[+.][\w.]+)?)(?!\d)", re.I
+            # a pre-release's tag stays with its number: "2.9.0a0+gitabc1234" is no 2.9.0 release
+            r"\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|dev)\d+)?"
+            r"(?:[+.][\w.]+)?)(?!\d)",
+            re.I,
         ),
     ),
     ("CUDA", re.compile(r"\bCUDA(?:\s+version)?\s*[:=]?\s*`?(\d+\.\d+(?:\.\d+)?)")),
