@@ -158,12 +158,15 @@ def test_a_report_whose_text_only_names_an_error_is_told_by_its_title(lang: str)
 
 
 def test_a_request_is_not_quoted_as_the_reported_problem() -> None:
-    body = (
-        "The grommet export works with 3.1 of the lathe but not with 3.2, where it fails.\n\n"
-        "A workaround would be appreciated, since it blocks our upgrade."
-    )
-    told = conclusion_of([item(3401, "Grommet export after the lathe update", body, labels=["high priority"])], "#3401")
-    assert "fails" in told and "appreciated" not in told
+    from pytorch_insight.pipeline.facts import Fact
+    from pytorch_insight.report.i18n import Catalogue
+    from pytorch_insight.report.narrative import Narrator
+
+    narrator = Narrator(Catalogue("en"), str, {}, {"blocker": 2.5, "regression": 2.0})
+    asked = Fact("blocker", "Could someone suggest a way around it, since it blocks our upgrade to 3.2.", "blocks")
+    stated = Fact("regression", "The grommet export works with 3.1 of the lathe but not with 3.2.", "works with 3.1")
+    assert narrator.worst_problem([asked, stated]) == stated
+    assert narrator.worst_problem([asked]) == asked  # quoted where no other sentence states a problem
 
 
 def test_a_label_other_than_high_priority_is_named_as_it_is() -> None:
