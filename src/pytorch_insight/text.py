@@ -451,6 +451,13 @@ def in_code_block(text: str) -> Callable[[int], bool]:
     return lambda position: _inside(position, fences)
 
 
+def in_code_span(text: str) -> Callable[[int], bool]:
+    """Whether a position of `text` lies in one of its inline code spans (a program's message a
+    sentence quotes: its words are the program's, not the author's)."""
+    spans = [match.span() for match in CODE_SPAN.finditer(text)] if "`" in text else []
+    return lambda position: _inside(position, spans)
+
+
 def _inside(position: int, spans: list[tuple[int, int]]) -> bool:
     """`position` lies in one of the sorted, disjoint `spans` (a "# comment" line of a code block is
     no heading)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from pytorch_insight.pipeline.magnitudes import MAGNITUDE
-from pytorch_insight.text import CODE_SPAN
+from pytorch_insight.text import in_code_span
 
 # "Avoiding the view for 0-d tensors fixes the issue": what cures it, not what causes it.
 FIX_STATEMENT = re.compile(
@@ -145,18 +145,13 @@ def omission(sentence: str) -> bool:
     """A fix's description names what the code failed to do ("the offset was not multiplied by the
     element size", "never restored"), which is the mechanism the fix removes; not the change itself,
     nor a program's message it quotes (`NameError: name 'x' is not defined`)."""
+    in_code = in_code_span(sentence)
     return (
-        _outside_code(OMISSION, sentence)
+        any(not in_code(found.start()) for found in OMISSION.finditer(sentence))
         and not describes_change(sentence)
         and not NOT_DONE.search(sentence)
         and not NEW_BEHAVIOUR.search(sentence)
     )
-
-
-def _outside_code(pattern: re.Pattern[str], sentence: str) -> bool:
-    """`pattern` matches `sentence` where the match does not start inside a code span."""
-    spans = [span.span() for span in CODE_SPAN.finditer(sentence)]
-    return any(not any(start < found.start() < end for start, end in spans) for found in pattern.finditer(sentence))
 
 
 def prior_behaviour(sentence: str) -> bool:
