@@ -366,7 +366,7 @@ def marked_if_cut(text: str) -> str:
     """The text with "…" after its last word when a capture cut it there (`_captured_short`): each
     section of it is then read with the mark, however short the section."""
     end = text.rstrip()
-    return f"{end}…" if _captured_short(end, end[-200:]) else text
+    return f"{end}…" if _captured_short(end, end) else text  # its last sentence ends where it does
 
 
 def _laid_out(part: str) -> str:
