@@ -108,9 +108,10 @@ class AreaClassifier:
         )
         named: set[int] = set(self.prefix_areas) if present.prefixed else set()
         lookup = self.named.get
-        # A triager's area label outranks a cc list: the bot cc's a label's subscribers, and one who
-        # follows several areas, or a label since removed, would add an area no label names.
-        labelled = False
+        # A triager's label outranks a cc list: the bot cc's a label's subscribers, and one who
+        # follows several areas, or a label since removed, would add an area no label names. So does
+        # a label the profile maps to no area: the cc list then speaks for that label's followers.
+        labelled = self.use_labels and bool(features.labels)
         for kind, values in (
             ("label", features.labels if self.use_labels else ()),
             ("tag", features.tags),
@@ -123,7 +124,6 @@ class AreaClassifier:
             for value in values:
                 if areas := lookup((kind, value)):
                     named |= areas
-                    labelled = labelled or kind == "label"
         for n, area in enumerate(self.areas):
             pattern = area.first_pattern(present.raw)
             if pattern is None and n not in named and not self.score_all:
