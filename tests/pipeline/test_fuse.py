@@ -72,6 +72,9 @@ def test_short_or_different_titles_are_not_duplicates() -> None:
         item(51, "Fix", kind="pull_request"),
         item(52, "Add a thing to inductor", kind="pull_request"),
         item(53, "Add a thing to dynamo", kind="pull_request"),
+        # two modules whose names differ by a leading underscore
+        item(54, "Type hints update - torch/_grommet", kind="pull_request"),
+        item(55, "Type hints update - torch/grommet", kind="pull_request"),
     )
     assert all(a.canonical is None for a in result.values())
 

@@ -17,6 +17,8 @@ from pytorch_insight.pickling import by_fields
 from pytorch_insight.text import FENCE
 
 WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
+# A title's words keep a leading underscore: "torch/_export" and "torch/export" name two modules.
+TITLE_WORD = re.compile(r"_*[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|_*[a-z0-9]")
 # An environment report pasted without a code fence ("Collecting environment information...",
 # "PyTorch version: 2.8.0", "ROCM used to build PyTorch: N/A") names every platform the tool asks
 # about, used or not: it is cut up to the next heading, so no area or word is read from it.
@@ -70,7 +72,7 @@ def normalize_title(title: str | None) -> str:
     """A title reduced to its words, for spotting the same change submitted twice."""
     # The suffix pattern starts with a lookbehind, tried at every position: most titles have none.
     text = (NUMBER_SUFFIX.sub("", title) if title and "(#" in title else title or "").lower()
-    return " ".join(WORD.findall(text))
+    return " ".join(TITLE_WORD.findall(text))
 
 
 def title_tags(title: str) -> frozenset[str]:
