@@ -29,6 +29,14 @@ def test_unlabelled_items_are_classified_from_their_text_and_owner_lists() -> No
     assert areas("A thing is wrong", body=cc_only) == ["distributed"]
     # a triager's area label outranks the cc list
     assert areas("A thing is wrong", body=cc_only, labels=["module: mps"]) == ["mps"]
+    # so does a label the profile maps to no area: the bot cc'd that label's followers
+    assert areas("A thing is wrong", body=cc_only, labels=["module: sprockets"]) == ["core"]
+
+
+def test_a_repro_that_compiles_names_the_compiler_stack() -> None:
+    body = "Outputs differ by one ulp.\n\n```python\nout = torch.compile(grommet)(x)\n```"
+    assert "compiler" in areas("Sprocket results differ", body=body)
+    assert "compiler" not in areas("Sprocket results differ", body=body.replace("torch.compile(", "grommet("))
 
 
 def test_one_body_keyword_is_not_enough_but_several_are() -> None:
