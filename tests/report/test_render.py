@@ -11,12 +11,14 @@ from pathlib import Path
 import html5lib
 import pytest
 
+from pytorch_insight.model import Comment
 from pytorch_insight.pipeline import assess
+from pytorch_insight.report.asof import as_of
 from pytorch_insight.report.i18n import Catalogue
 from pytorch_insight.report.render import render_html, render_markdown
 from pytorch_insight.report.write import write_report
 from tests.pipeline.helpers import item
-from tests.report.fixtures import PROFILE, fixed_report, report_of, report_of_ranked, week
+from tests.report.fixtures import PROFILE, WINDOW, fixed_report, report_of, report_of_ranked, week
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"  # regenerate, then read the diff before committing
@@ -77,6 +79,18 @@ def test_an_item_known_by_its_title_alone_says_its_fields_are_empty_for_want_of_
         markdown, html = render_markdown(report), unescape(render_html(report))
         for text in (markdown, html):
             assert t(shown) in text and t(hidden) not in text
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_item_whose_only_text_came_after_the_window_says_so(lang: str) -> None:
+    """A thread with no description whose comments all came after the report's moment: the data
+    does hold comments of it, so its empty fields do not say it holds none."""
+    later = Comment(author="sprocket-fan", date="2026-05-02T10:00:00Z", kind="comment", body="The grommet spins loose.")
+    bare = week()[0].model_copy(update={"body": None, "comments": [later]})
+    report = report_of([as_of(bare, WINDOW.end)], lang)
+    t = Catalogue(lang)
+    for text in (render_markdown(report), unescape(render_html(report))):
+        assert t("not_described_later") in text and t("not_described") not in text
 
 
 def test_source_markup_is_shown_as_text() -> None:

@@ -17,7 +17,7 @@ from pytorch_insight.analysis.impact import CHANGES
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
-from pytorch_insight.model import Item, Relation, SourceStatus, short_ref
+from pytorch_insight.model import Item, Relation, SourceStatus, later_comments, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
 from pytorch_insight.pipeline.link import shared_name
 from pytorch_insight.pipeline.rank import INHERITED, severity_sharers
@@ -161,7 +161,9 @@ class _Builder:
                 analysis.facts.downstream = downstream_uses(analysis.facts.files, self.options.downstream)
             entry = self.focus_entry(assessment, analysis, deep)
             entry.story = [self.ref(member) for member in story.members[1:]]
-            entry.described = any(described(self.by_id[member].item) for member in story.members)
+            items = [self.by_id[member].item for member in story.members]
+            entry.described = any(map(described, items))
+            entry.commented_later = not entry.described and any(map(commented_later, items))
             entries.append(entry)
             self.entries.append(entry)
             self.focus_ids.update(story.members)
@@ -467,3 +469,8 @@ def estimated(item: Item) -> bool:
 def described(item: Item) -> bool:
     """Whether the collected data holds any text of the item beyond its title: a description or a comment."""
     return bool((item.body or "").strip()) or any((comment.body or "").strip() for comment in item.comments)
+
+
+def commented_later(item: Item) -> bool:
+    """Whether the data holds a comment of the item from after the report's moment (`report.asof`)."""
+    return any((comment.body or "").strip() for comment in later_comments(item))

@@ -93,6 +93,16 @@ class FocusEntry(BaseModel):
     # False when no item of its story holds a description or a comment in the collected data (an
     # import may list a thread by its title alone): its empty fields say so, not that nothing was found.
     described: bool = True
+    # True when, of an undescribed story, the data holds comments from after the report's moment only.
+    commented_later: bool = False
+
+    @property
+    def empty_field(self) -> str:
+        """The message an empty field of the entry shows: nothing recognised in its text, no text
+        collected, or none until after the report's moment."""
+        if self.described:
+            return "not_stated"
+        return "not_described_later" if self.commented_later else "not_described"
 
 
 class Theme(BaseModel):

@@ -84,6 +84,14 @@ PROSE: dict[str, dict[str, str]] = {
         "zh": "未提取：收集到的数据中没有它的描述或评论，请阅读原帖",
         "en": "not extracted: the collected data holds no description or comment of it; read the thread",
     },
+    # ... or only comments from after the report's moment, which the report does not read as its text.
+    "not_described_later": {
+        "zh": "未提取：收集到的数据中没有它的描述，评论都在本报告时点之后，请阅读原帖",
+        "en": (
+            "not extracted: the collected data holds no description of it, and its comments all came after this "
+            "report's period; read the thread"
+        ),
+    },
     "workaround_labelled": {"zh": "；但它带有分诊标签“{label}”", "en": "; it carries the triage label “{label}”"},
     "source_quote": {"zh": "原文", "en": "quoted"},
     "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
