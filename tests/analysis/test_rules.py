@@ -11,7 +11,7 @@ import pytest
 from pytorch_insight.analysis.causes import root_causes
 from pytorch_insight.analysis.figures import comparisons, facts
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
-from pytorch_insight.analysis.rules import RuleAnalyser, summarise
+from pytorch_insight.analysis.rules import RuleAnalyser, quoted_source, summarise
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.model import Comment, Item
 from pytorch_insight.pipeline import assess
@@ -264,6 +264,15 @@ def test_every_extracted_sentence_occurs_in_the_sources(
             if value:
                 head = value.rstrip("…")[:60].split(". ")[0]  # a field joins up to two quoted sentences
                 assert head.replace("`", "") in source.replace("`", ""), (number, field)
+
+
+def test_a_quote_that_opens_on_the_title_and_goes_on_in_the_fix_is_the_fixs() -> None:
+    report = item(340, "Grommets spin loose under load when the sprocket is oiled twice")
+    said = "Grommets spin loose under load when the sprocket is oiled twice in a row, so the lathe stalls at speed."
+    fix = item(341, "Oil the sprocket once", f"Fixes #340.\n\n{said}", kind="pull_request")
+    assert quoted_source(said, report, [fix]) == fix.id
+    # the report's own words, however its opening reads in the fix, are its own
+    assert quoted_source(report.title or "", report, [fix]) == ""
 
 
 def test_comparisons_compute_the_change() -> None:

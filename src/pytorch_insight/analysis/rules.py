@@ -301,10 +301,13 @@ class RuleAnalyser:
 def quoted_source(text: str, item: Item, story: Sequence[Item]) -> str:
     """The id of the linked item whose words a field quotes when they are not the item's own: the
     report names where a cause or an impact read from a fix or an earlier version comes from."""
-    head = " ".join(text.removesuffix("…")[:60].split(". ")[0].split())
-    if not head or head in words_of(item):
+    said = " ".join(text.removeprefix("…").removesuffix("…").split())
+    # Its opening and its close: an impact that opens on the words of the item's own title may go on
+    # in the words of its fix.
+    ends = [part for part in (said[:60].split(". ")[0], said[-60:].split(". ")[-1]) if part]
+    if not ends or all(end in words_of(item) for end in ends):
         return ""
-    return next((other.id for other in story if head in words_of(other)), "")
+    return next((other.id for other in story if all(end in words_of(other) for end in ends)), "")
 
 
 def words_of(item: Item) -> str:
