@@ -179,9 +179,11 @@ class Narrator:
         if item.kind == "rfc" or (design is not None and design.detail == "RFC"):
             # A closed proposal is no longer asking for comments, whether it was adopted or not.
             return t("c_rfc_closed" if item.state in ("closed", "merged", "landed") else "c_rfc")
-        if design is not None:  # quoted from the title that states it, not named after its word
+        # A report that states a problem, if only vaguely ("raises an error"), is no design change nor
+        # a gain, whatever words of one its title uses ("... when only the new API is used").
+        if design is not None and not vague:  # quoted from the title that states it, not named after its word
             return t("c_design", detail=t("quoted", text=excerpt(design.evidence, design.detail, QUOTE)))
-        if gain is not None:
+        if gain is not None and not vague:
             detail = t("quoted", text=excerpt(gain.evidence, gain.detail, QUOTE))
             return t("c_gain", kind=t(f"kind_{item.kind}"), detail=detail)
         # A change's title names the change and its description says why; a reporter's title is
