@@ -547,3 +547,14 @@ def test_a_report_filed_twice_names_its_other_filing_as_a_report_not_a_change() 
     again = item(51, HANG, HANG_BODY, state="closed")
     entry = focus_entry([first, again], 50)
     assert "also reported as #51" in entry.relations and not any("submitted" in r for r in entry.relations)
+
+
+def test_a_report_closed_while_its_fix_is_open_says_both() -> None:
+    wraps = "The grommet counter silently returns wrong counts after 255 increments."
+    issue = item(3501, "Grommet counter gives wrong counts", wraps, labels=["high priority"], state="closed")
+    fix = item(3502, "Widen the grommet counter", "Fixes #3501", kind="pull_request", state="open")
+    entry = focus_entry([issue, fix], 3501)
+    assert "#3502" in entry.fix_text and "the report itself is closed on GitHub" in entry.fix_text
+    # an open report with an open fix says only where the fix stands
+    reopened = issue.model_copy(update={"state": "open"})
+    assert "itself is closed" not in focus_entry([reopened, fix], 3501).fix_text

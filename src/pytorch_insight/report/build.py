@@ -190,7 +190,7 @@ class _Builder:
             r.text(t.lang) for r in assessment.reasons if r.code in MODEL_PRIORITY and r.text(t.lang) not in shown
         ]
         why = t.clause_separator.join(shown) or "—"
-        fix_text = self.fix_words.text(analysis, item.kind)
+        fix_text = self.fix_words.text(analysis, item)
         reason = analysis.reason or t(
             "selection",
             priority=t(f"priority_{assessment.priority}"),
@@ -247,20 +247,18 @@ class _Builder:
                 quote, source = f"{named[ref]}, state: {state}", ref
             else:
                 quote, source = f"timeline: cross-referenced by {short_ref(ref)}, state: {state}", assessment.id
-            found.append(Evidence(claim=self.fix_words.text(analysis, assessment.item.kind), item=source, quote=quote))
+            found.append(Evidence(claim=self.fix_words.text(analysis, assessment.item), item=source, quote=quote))
         for ref in analysis.fix_refs or [assessment.id]:
             fix = self.by_id.get(ref)
             if fix is not None:
                 state = f"state: {fix.item.state or 'unknown'}"
                 merged_by = (fix.item.model_extra or {}).get("merge_evidence")
                 quote = f"{state} ({merged_by})" if merged_by else state
-                found.append(
-                    Evidence(claim=self.fix_words.text(analysis, assessment.item.kind), item=fix.id, quote=quote)
-                )
+                found.append(Evidence(claim=self.fix_words.text(analysis, assessment.item), item=fix.id, quote=quote))
         # The thread comments the fix state quotes: a merge asked for, a PR announced unnamed.
         for said, source in analysis.said_in.items():
             quote = f"comment: {getattr(analysis, said)}"  # "comment: <author>: <their words>"
-            found.append(Evidence(claim=self.fix_words.text(analysis, assessment.item.kind), item=source, quote=quote))
+            found.append(Evidence(claim=self.fix_words.text(analysis, assessment.item), item=source, quote=quote))
         return found
 
     def relations(self, assessment: Assessment) -> list[str]:

@@ -7,6 +7,10 @@ from __future__ import annotations
 FIX_STATE: dict[str, dict[str, str]] = {
     "fix_none": {"zh": "收集到的数据中没有引用任何修复 PR", "en": "no fix PR referenced in the collected data"},
     "fix_open": {"zh": "修复 PR 进行中：{refs}", "en": "fix PR open: {refs}"},
+    "fix_open_report_closed": {
+        "zh": "修复 PR 进行中：{refs}；该报告本身已在 GitHub 上关闭",
+        "en": "fix PR open: {refs}; the report itself is closed on GitHub",
+    },
     "fix_landed": {"zh": "修复已合入：{refs}", "en": "fix landed: {refs}"},
     "fix_merged": {"zh": "已合入", "en": "merged"},
     "fix_reverted": {"zh": "已被回退：{refs}", "en": "reverted: {refs}"},

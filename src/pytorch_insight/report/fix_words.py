@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 
 from pytorch_insight.analysis.impact import CHANGES
 from pytorch_insight.analysis.model import Analysis
+from pytorch_insight.model import Item
 from pytorch_insight.pipeline import Assessment
 from pytorch_insight.report.i18n import Catalogue
 
@@ -19,8 +20,9 @@ class FixWords:
     def join(self, parts: list[str]) -> str:
         return self.t.list_separator.join(parts)
 
-    def text(self, analysis: Analysis, kind: str) -> str:
+    def text(self, analysis: Analysis, item: Item) -> str:
         """Where the fix of a focus entry stands, in words: its state and what its threads add."""
+        kind = item.kind
         states = self.pr_states(analysis.fix_ref_states)
         if analysis.fix_state == "referenced":
             return self.t("fix_referenced", refs=self.join(states))
@@ -106,6 +108,10 @@ class FixWords:
         if analysis.fix_state == "unconfirmed" and analysis.fixed_said:
             # "does not show whether they landed" reads as false beside the comment that says so
             return self.t("fix_unconfirmed_fixed_said", refs=refs, quote=analysis.fixed_said) + thread
+        if analysis.fix_state == "open" and kind not in CHANGES and item.state == "closed":
+            # A report closed while its fix is still open (as a copy of another, or by its author): the
+            # fix state alone would leave the report's own state unsaid.
+            return self.t("fix_open_report_closed", refs=refs) + thread
         return self.t(f"fix_{analysis.fix_state}", refs=refs) + thread
 
     def pr_states(self, states: dict[str, str]) -> list[str]:
