@@ -81,5 +81,9 @@ def test_a_report_shows_an_inferred_date_as_estimated_never_as_known() -> None:
     assert (rows["#11"].date, rows["#11"].date_estimated) == ("2026-04-08", True)
     assert not rows["#10"].date_estimated
     text = render_markdown(report)
-    assert "≈2026-04-08 (estimated)" in text
-    assert text.count("(estimated)") == sum(e.created_estimated for e in report.focus) + 1
+    # the date says what it was inferred from, which the reader can check: the dated thread before it
+    assert r"≈2026-04-08 (estimated: opened after \#10)" in text
+    assert text.count("(estimated") == sum(e.created_estimated for e in report.focus) + 1
+    # an item no neighbour dates is dated by its earliest activity, and says so
+    alone, _ = date_items([undated(11).model_copy(update={"updated": "2026-04-09T10:00:00Z"})])
+    assert "≈2026-04-09 (estimated: from its earliest activity)" in render_markdown(report_of(alone, window=WINDOW))

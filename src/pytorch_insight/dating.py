@@ -10,11 +10,15 @@ caller names it.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable
 
 from pytorch_insight.model import GITHUB_KINDS, Item
+
+# The opening of the basis `_estimate` writes when a neighbour's number dates the item.
+BY_NUMBER = re.compile(r"opened (after|before) #(\d+)")
 
 
 class Dater:
@@ -60,6 +64,16 @@ class Dater:
         if after is not None:
             return after[1], f"opened before #{after[0]} ({after[1][:10]}): dated by its number"
         return None
+
+
+def estimate_basis(item: Item) -> tuple[str, int | None] | None:
+    """How the item's inferred creation date was found: ("after" or "before", the dated neighbour's
+    number) or ("activity", None); None when its date was collected."""
+    basis = (item.model_extra or {}).get("created_estimate")
+    if not basis:
+        return None
+    found = BY_NUMBER.match(str(basis))
+    return (found.group(1), int(found.group(2))) if found else ("activity", None)
 
 
 def _activity(item: Item) -> Iterable[str | None]:

@@ -17,7 +17,8 @@ from pytorch_insight.analysis.impact import CHANGES
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
 from pytorch_insight.analysis.rules import RuleAnalyser, summarise
 from pytorch_insight.config import Profile, Reader
-from pytorch_insight.model import Item, Relation, SourceStatus, later_comments, short_ref
+from pytorch_insight.dating import estimate_basis
+from pytorch_insight.model import Item, Relation, SourceStatus, github_item_id, later_comments, short_ref
 from pytorch_insight.pipeline import Assessment, select_focus
 from pytorch_insight.pipeline.link import shared_name
 from pytorch_insight.pipeline.rank import INHERITED, severity_sharers
@@ -142,6 +143,16 @@ class _Builder:
         found = self.by_id.get(item_id)
         return self.ref(item_id) if found and found.item.kind in FROM_GITHUB else ""
 
+    def date_basis(self, item: Item) -> str:
+        """What the item's estimated creation date was inferred from, in words ("" when collected)."""
+        found = estimate_basis(item)
+        if found is None:
+            return ""
+        side, number = found
+        if number is None or not item.repo:
+            return self.t("estimated_activity")
+        return self.t(f"estimated_{side}", ref=self.ref(github_item_id(item.repo, number)))
+
     def areas(self, assessment: Assessment) -> list[str]:
         return [self.area_names.get(area, area) for area in assessment.areas]
 
@@ -212,6 +223,7 @@ class _Builder:
             author=item.author,
             created=(item.created or "")[:10] or None,
             created_estimated=estimated(item),
+            created_basis=self.date_basis(item),
             areas=self.areas(assessment),
             analysis=analysis,
             fix_text=fix_text,
@@ -330,6 +342,7 @@ class _Builder:
                     url=a.item.url,
                     date=(a.item.created or "")[:10] or None,
                     date_estimated=estimated(a.item),
+                    date_basis=self.date_basis(a.item),
                     areas=self.areas(a),
                     priority=a.priority,
                     summary=self.one_lines[a.id],

@@ -50,7 +50,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "meta": {"zh": "类型 {kind} · 作者 {author} · {date}", "en": "{kind} · by {author} · {date}"},
     "link": {"zh": "链接", "en": "Link"},
     # A date the import inferred from the item's number or activity (`dating`), never shown as known.
-    "date_estimated": {"zh": "约 {date}（推定）", "en": "≈{date} (estimated)"},
+    # An inferred creation date says what it was inferred from (`dating`), which a reader can check.
+    "date_estimated": {"zh": "约 {date}（推定：{basis}）", "en": "≈{date} (estimated: {basis})"},
+    "estimated_after": {"zh": "开于 {ref} 之后", "en": "opened after {ref}"},
+    "estimated_before": {"zh": "开于 {ref} 之前", "en": "opened before {ref}"},
+    "estimated_activity": {"zh": "据其最早的活动", "en": "from its earliest activity"},
     "no_focus": {"zh": "本期没有进入重点关注的条目。", "en": "Nothing reached the focus list this period."},
     "col_title": {"zh": "标题", "en": "Title"},
     "col_lang": {"zh": "语言", "en": "Language"},

@@ -78,6 +78,7 @@ class FocusEntry(BaseModel):
     author: str | None
     created: str | None
     created_estimated: bool = False
+    created_basis: str = ""  # what an estimated date was inferred from, in the report's language
     areas: list[str]
     analysis: Analysis
     fix_text: str
@@ -129,6 +130,7 @@ class ActivityRow(BaseModel):
     url: WebUrl
     date: str | None
     date_estimated: bool = False
+    date_basis: str = ""  # what an estimated date was inferred from, in the report's language
     areas: list[str]
     priority: str
     summary: str
