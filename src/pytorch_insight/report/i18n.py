@@ -99,6 +99,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这些成员本期 {count} 条动态，涉及 {areas}",
         "en": "items by these members: {count}; areas: {areas}",
     },
+    # A name and a team are the profile's, which the collected threads do not carry.
+    "contributors_named": {
+        "zh": "姓名与团队取自配置文件中的关键贡献者名单，而非收集到的数据。",
+        "en": "Names and teams come from the profile's list of key contributors, not from the collected data.",
+    },
     "no_contributors": {
         "zh": "（本窗口没有可列出的作者：每个条目的作者都未知、是机器人账号，或其条目全是噪声）",
         "en": "(no author to list in this window: each item's author is unknown, a bot, or has only noise items)",
