@@ -86,7 +86,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "stage_high": {"zh": "高优先级", "en": "High priority"},
     "stage_medium": {"zh": "中优先级", "en": "Medium priority"},
     "stage_low": {"zh": "低优先级", "en": "Low priority"},
-    "stage_deep": {"zh": "深度分析", "en": "Deep-analysed"},
+    # Every focus entry is analysed for its fix state and action; the deep ones also for these fields.
+    "stage_deep": {
+        "zh": "深度分析（另含概要、根因、影响与临时方案）",
+        "en": "Deep-analysed (also summary, root cause, impact and workaround)",
+    },
     "no_sources": {
         "zh": "（没有本窗口的采集记录：数据来自导入）",
         "en": "(no collection recorded for this window: the data was imported)",
