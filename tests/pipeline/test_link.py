@@ -507,3 +507,15 @@ def test_an_issue_under_a_lead_in_that_names_it_related_is_no_fix() -> None:
     # The same URL alone, or under a lead-in that says it is fixed, is the issue the change fixes.
     assert issue_urls(f"Fix the leak.\n\n{url}\n", fix=False) == [("pytorch/pytorch", 4321, url)]
     assert issue_urls(f"Fix the leak.\n\nFixes:\n{url}\n", fix=False) == [("pytorch/pytorch", 4321, url)]
+
+
+def test_a_template_s_number_placeholder_relates_nothing() -> None:
+    # Two changes whose descriptions keep a template's unfilled "Fixes #<PLACEHOLDER>" line.
+    kinds = {"kind": "pull_request"}
+    first = item(450, "Clamp the grommet grid", body="Fixes #GROMMET_NUMBER\n\nClamps the grid.", **kinds)
+    second = item(451, "Pad the sprocket rows", body="Fixes #GROMMET_NUMBER\n\nPads each row.", **kinds)
+    result = run(first, second)
+    assert all(result[i.id].relations == [] for i in (first, second))
+    # the same name written as a name of code still relates them
+    named = [i.model_copy(update={"body": (i.body or "").replace("Fixes #", "Reads ")}) for i in (first, second)]
+    assert [r.target for r in run(*named)[first.id].relations] == [second.id]

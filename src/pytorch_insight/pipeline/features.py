@@ -41,7 +41,7 @@ NUMBER_SUFFIX = re.compile(r"(?<!\s)\s*+\(#\d*+(?:…|\.\.\.)?\)?\s*+$")  # "(#1
 # candidate, one that starts with `\b` tries every position. No run is given back (`*+`), since
 # what follows it could never match what it gave back.
 IDENTIFIER = re.compile(
-    r"\W(torch(?:\.[A-Za-z_]\w*+){2,}|[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++){1,6}"
+    r"[^\w#](torch(?:\.[A-Za-z_]\w*+){2,}|[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++){1,6}"
     r"|[A-Z][a-z0-9]*+[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*+|[A-Z]{2,}[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*+)\b"
 )
 BODY_LIMIT = 4000
