@@ -105,6 +105,7 @@ def test_a_cause_inside_a_side_clause_of_the_summary_sentence_is_no_cause_of_the
         'On teardown the launcher logs "Stopping worker due to timeout" although none timed out.',
         # why a failure is bad, not how it comes about
         "That case is worse than a clean error, because the job was healthy until the shutdown.",
+        "That matters because the sprocket pass rebuilds the grommet view from its sizes alone.",
         # the reason for a choice the authors made, or why a choice is sound
         "We deliberately skip the input hooks, because they are recorded in the graph already.",
         "Because it still makes sense to keep the dense path when both layouts agree.",

@@ -185,7 +185,8 @@ CHANGE_LOG_LINE = re.compile(
 # weight), not how it comes about.
 WHY_IT_MATTERS = re.compile(
     r"\b(?:worse|better|more (?:serious|severe|dangerous|harmful)|(?:so |especially |particularly )?bad|harmful|"
-    r"annoying|problematic|important)\b[^.;:]{0,25}$",
+    # "That matters because ...": why it is of consequence, once the cause is told
+    r"annoying|problematic|important|significant|matters?)\b[^.;:]{0,25}$",
     re.I,
 )
 # "Fixes #123 - <the title>": a closing reference, which names the problem, not its cause.
