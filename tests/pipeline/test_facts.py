@@ -89,6 +89,8 @@ def test_denials_designs_hypotheses_and_lists_are_not_failures(sentence: str) ->
         "A length check makes the reader error out early when the header is truncated.",
         "Passing a negative rate should raise an error.",
         "Converting to the wide type on this device is correctly blocked by a TypeError.",
+        # what the path that works does, told as a run of steps before its error
+        "Eager mode correctly reads the grommet count and raises an error for the sprocket.",
         # the change's description in the imperative: the error it adds, under its condition
         "Error out if a view with a non-zero offset is created without strides.",
         "- Now raise a ValueError when the group size is zero.",
@@ -106,6 +108,8 @@ def test_an_error_that_happens_is_a_failure() -> None:
     assert "error" in EXTRACT.extract(item(1, "x", "Reading the header raises a KeyError on rank 3.")).problems
     assert "error" in EXTRACT.extract(item(1, "x", "An exception is raised when the batch is empty.")).problems
     assert "error" in EXTRACT.extract(item(1, "x", "Errors out when the batch is empty.")).problems
+    said = "The reader correctly loads the grommet file but then raises an error."
+    assert "error" in EXTRACT.extract(item(1, "x", said)).problems
     assert "error" in EXTRACT.extract(item(1, "x", "The loader continues to error out after the upgrade.")).problems
     assert "error" in EXTRACT.extract(item(1, "x", "Raise a clear message instead of the cryptic CUDA error.")).problems
 

@@ -276,6 +276,9 @@ NOT_REPRODUCED = re.compile(
 # keep on purpose, the change's limit.
 WANTED_ERROR_BEFORE = re.compile(
     r"\b(?:should|must|safely|explicitly|properly|correctly|cleanly|gracefully|reject\w*)\s+(?:\S+\s+){0,3}?[`'\"(]*$|"
+    # "eager correctly detects the mismatch and raises": what the right path does, told before the error
+    r"\b(?:safely|properly|correctly|cleanly|gracefully)\s+(?:(?!(?:but|however|yet|though|although)\b)[^\s,;]+\s+)"
+    r"{4,8}?(?:and|then)\s+$|"
     r"\bwe\s+(?:will\s+|would\s+)?continue\s+to\s+$|"
     # "Add a shape check in the loss to error out when ...": the error a check is there to raise
     r"\b(?:checks?|guards?|validations?|asserts?)\b[^.;]{0,40}?\bto\s+$"
