@@ -22,7 +22,8 @@ def test_a_story_says_what_happened_and_what_is_fixed() -> None:
     title = "“torch.compile max-autotune gives wrong results for SDPA”"
     assert zh == f"编译器栈：本周有 1 项重点动态。#1001 报告了{title}（提及 H100），修复 #1002 已合入。"
     assert en == (
-        f"Compiler stack: one story this week. #1001 reported {title} (mentioning H100), and its fix #1002 has landed."
+        f"Compiler stack: one story in focus this week. #1001 reported {title} (mentioning H100), "
+        "and its fix #1002 has landed."
     )
 
 

@@ -97,8 +97,9 @@ PROSE: dict[str, dict[str, str]] = {
     "source_quote_from": {"zh": "原文，引自 {ref}", "en": "quoted from {ref}"},
     "conclusion": {"zh": "结论", "en": "In one line"},
     # The overview's paragraphs (report/overview.py): a story per clause, then what to act on first.
-    "ov_intro": {"zh": "{area}：本周有 {n} 项重点动态{high}。", "en": "{area}: {n} stories this week{high}. "},
-    "ov_intro_one": {"zh": "{area}：本周有 1 项重点动态。", "en": "{area}: one story this week. "},
+    # The focus stories of the area, not all its items (the area table counts those).
+    "ov_intro": {"zh": "{area}：本周有 {n} 项重点动态{high}。", "en": "{area}: {n} stories in focus this week{high}. "},
+    "ov_intro_one": {"zh": "{area}：本周有 1 项重点动态。", "en": "{area}: one story in focus this week. "},
     "ov_intro_high": {"zh": "，其中 {k} 项为高优先级", "en": ", {k} of them high priority"},
     "ov_issue_fixed": {
         "zh": "{ref} 报告了{title}{whom}，修复 {fix} 已合入",
