@@ -84,6 +84,11 @@ def test_a_report_shows_an_inferred_date_as_estimated_never_as_known() -> None:
     # the date says what it was inferred from, which the reader can check: the dated thread before it
     assert r"≈2026-04-08 (estimated: opened after \#10)" in text
     assert text.count("(estimated") == sum(e.created_estimated for e in report.focus) + 1
+    # a report stored before dates said what they were inferred from keeps its bare mark
+    for group in report.activity:
+        for row in group.rows:
+            row.date_basis = ""
+    assert "≈2026-04-08 (estimated) |" in render_markdown(report)
     # an item no neighbour dates is dated by its earliest activity, and says so
     alone, _ = date_items([undated(11).model_copy(update={"updated": "2026-04-09T10:00:00Z"})])
     assert "≈2026-04-09 (estimated: from its earliest activity)" in render_markdown(report_of(alone, window=WINDOW))

@@ -49,9 +49,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason": {"zh": "入选原因", "en": "Why it is here"},
     "meta": {"zh": "类型 {kind} · 作者 {author} · {date}", "en": "{kind} · by {author} · {date}"},
     "link": {"zh": "链接", "en": "Link"},
-    # A date the import inferred from the item's number or activity (`dating`), never shown as known.
-    # An inferred creation date says what it was inferred from (`dating`), which a reader can check.
-    "date_estimated": {"zh": "约 {date}（推定：{basis}）", "en": "≈{date} (estimated: {basis})"},
+    # A date the import inferred from the item's number or activity (`dating`), never shown as known,
+    # and with what it was inferred from, which a reader can check (a report stored before that was
+    # kept has only the mark).
+    "date_estimated": {"zh": "约 {date}（推定）", "en": "≈{date} (estimated)"},
+    "date_estimated_from": {"zh": "约 {date}（推定：{basis}）", "en": "≈{date} (estimated: {basis})"},
     "estimated_after": {"zh": "开于 {ref} 之后", "en": "opened after {ref}"},
     "estimated_before": {"zh": "开于 {ref} 之前", "en": "opened before {ref}"},
     "estimated_activity": {"zh": "据其最早的活动", "en": "from its earliest activity"},
