@@ -121,6 +121,14 @@ def quote_label(t: Catalogue, entry: FocusEntry, field: str) -> str:
     return t("source_quote_from", ref=ref) if ref else t("source_quote")
 
 
+def shown_date(t: Catalogue, date: str | None, estimated: bool, basis: str) -> str:
+    """A creation date as a report prints it: as collected, or marked as estimated with what it was
+    inferred from (a report stored before the basis was kept has only the mark)."""
+    if not estimated:
+        return date or ""
+    return t("date_estimated_from", date=date, basis=basis) if basis else t("date_estimated", date=date)
+
+
 @lru_cache(maxsize=1)
 def template_environment() -> Environment:
     environment = Environment(
@@ -151,6 +159,7 @@ def template_environment() -> Environment:
         status_mark=STATUS_MARK,
         follow_up_mark=FOLLOW_UP_MARK,
         quote_label=quote_label,
+        shown_date=shown_date,
         analyser_name=analyser_name,
         open_rows=OPEN_ROWS,
     )
