@@ -387,17 +387,22 @@ STOPS = (".", "!", "?", ":", ";", ",", "…")
 CLOSERS = ")]\"'”`*"
 
 
-def join_sentences(found: list[str]) -> str:
+def join_sentences(found: list[str], adjacent: Callable[[str, str], bool] | None = None) -> str:
     """Sentences as one quote: prose on one line, a laid-out sentence (a call tree) on lines of its own;
     a list item that ends without a stop is kept from the next by "; " ("Pad the `header`; Check the size"),
-    which would otherwise read as one run-on sentence (not from one that goes on in lower case)."""
-    text, after_lines = "", False
+    which would otherwise read as one run-on sentence (not from one that goes on in lower case). Given
+    `adjacent`, two sentences the source does not write one after the other are joined by "…": the
+    words between them are left out, and the quote says so."""
+    text, after_lines, previous = "", False, ""
     for sentence in found:
         laid_out = "\n" in sentence
         if text:
             spaced = sentence[:1].islower() or text.rstrip(CLOSERS).endswith(STOPS)
-            text += "\n" if laid_out or after_lines else " " if spaced else "; "
-        text, after_lines = text + sentence, laid_out
+            if adjacent is not None and not adjacent(previous, sentence) and not text.endswith("…"):
+                text += " … "
+            else:
+                text += "\n" if laid_out or after_lines else " " if spaced else "; "
+        text, after_lines, previous = text + sentence, laid_out, sentence
     return text
 
 

@@ -11,11 +11,11 @@ import pytest
 from pytorch_insight.analysis.causes import root_causes
 from pytorch_insight.analysis.figures import comparisons, facts
 from pytorch_insight.analysis.model import Analysis, AnalysisContext
-from pytorch_insight.analysis.rules import RuleAnalyser, quoted_source, summarise
+from pytorch_insight.analysis.rules import Adjacency, RuleAnalyser, quoted_source, summarise
 from pytorch_insight.jsonl import item_from_line
 from pytorch_insight.model import Comment, Item
 from pytorch_insight.pipeline import assess
-from pytorch_insight.text import lead_in, parse_body, prose
+from pytorch_insight.text import join_sentences, lead_in, parse_body, prose
 from tests.analysis.helpers import PROFILE, analyse
 from tests.pipeline.helpers import item
 
@@ -273,6 +273,21 @@ def test_a_quote_that_opens_on_the_title_and_goes_on_in_the_fix_is_the_fixs() ->
     assert quoted_source(said, report, [fix]) == fix.id
     # the report's own words, however its opening reads in the fix, are its own
     assert quoted_source(report.title or "", report, [fix]) == ""
+
+
+def test_two_sentences_the_source_does_not_write_one_after_the_other_are_joined_by_an_ellipsis() -> None:
+    body = (
+        "Root cause: The grommet cache keeps stale sprockets. Because the key omits the lathe id, two lathes "
+        "share one entry.\n\nUnrelated notes follow here.\n\n- The counter wraps at 255.\n- Each wrap drops a row."
+    )
+    adjacent = Adjacency([body])
+    # a lead-in cut off, and a list's marker, are no gap
+    assert adjacent(
+        "The grommet cache keeps stale sprockets.", "Because the key omits the lathe id, two lathes share one entry."
+    )
+    assert adjacent("The counter wraps at 255.", "Each wrap drops a row.")
+    joined = join_sentences(["The grommet cache keeps stale sprockets.", "The counter wraps at 255."], adjacent)
+    assert joined == "The grommet cache keeps stale sprockets. … The counter wraps at 255."
 
 
 def test_comparisons_compute_the_change() -> None:

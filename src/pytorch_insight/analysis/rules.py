@@ -187,6 +187,17 @@ class RuleAnalyser:
             *([c.body or "" for c in o.item.comments if not context.profile.is_bot(c.author)] for o in story),
         ]
         threads = [text for texts in said for text in texts]
+        # Two sentences a field joins that its source does not write one after the other are joined
+        # by "…": a quote that ran them together would put words in no one's mouth.
+        adjacent = Adjacency(
+            [
+                *(member.item.body or "" for member in members),
+                *(text for b in bodies for text in b.sections.values()),
+                *("\n\n".join(b.sections.values()) for b in bodies),
+                *threads,
+            ]
+        )
+
         if not analysis.summary and story:  # an issue that is all code: its fix tells what happened
             told = summarise(bodies[1])
             # what the fix does, or a note on its benchmark run, is no account of the report
@@ -212,7 +223,7 @@ class RuleAnalyser:
         # (a cherry-pick's "Criteria Category: ...") read as causes to the rules, and as false to a reader.
         candidates, headed = ([], False) if umbrella(assessment) else root_cause_sentences(bodies, threads, changes)
         analysis.root_cause = join_sentences(
-            first(root_causes(candidates, summary, self.roles, headed, item.title or ""), 2)
+            first(root_causes(candidates, summary, self.roles, headed, item.title or ""), 2), adjacent
         )
         tracked = [
             context.by_id[r.target] for r in assessment.relations if r.type == "tracks" and r.target in context.by_id
@@ -242,10 +253,10 @@ class RuleAnalyser:
         # what the root cause quotes is not quoted again as a detail of the mechanism (nor is another
         # sentence quoted in its place: the next one tends to state the impact, which is quoted there)
         details = first(mechanism, len(mechanism), exclude=analysis.root_cause)
-        analysis.details = join_sentences(details)
+        analysis.details = join_sentences(details, adjacent)
         used = summary + analysis.root_cause + analysis.details
         stated = impact_sentences([assessment, *story, *tracked])
-        analysis.impact = join_sentences(first(stated, 2, exclude=used))
+        analysis.impact = join_sentences(first(stated, 2, exclude=used), adjacent)
         texts = ["\n\n".join(b.sections.values()) for b in bodies] + threads
         # "see the summary" read as a restatement to every fact-checker: an impact the summary alone
         # states is left to another sentence that states it, or said to be unstated.
@@ -274,7 +285,7 @@ class RuleAnalyser:
             workaround = self.role_sentence(report_texts, "workaround", exclude=used + analysis.impact)
         analysis.workaround, analysis.workaround_code = workaround, code
         # nor is what the workaround quotes
-        analysis.details = join_sentences(first(details, len(details), exclude=workaround))
+        analysis.details = join_sentences(first(details, len(details), exclude=workaround), adjacent)
         if not workaround:  # the triagers may know of one the thread does not spell out
             labels = (label for a in [assessment, *story] for label in a.item.labels)
             analysis.workaround_label = next((label for label in labels if "workaround" in label.lower()), "")
@@ -308,6 +319,30 @@ def quoted_source(text: str, item: Item, story: Sequence[Item]) -> str:
     if not ends or all(end in words_of(item) for end in ends):
         return ""
     return next((other.id for other in story if all(end in words_of(other) for end in ends)), "")
+
+
+# A list item's marker, which the sentence split leaves out of the sentence it opens.
+LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+")
+
+
+class Adjacency:
+    """Whether the texts write one sentence right after another: as consecutive sentences of one of
+    them, or with only blanks (and list markers) between their words, as where a lead-in ("Root
+    cause:") the sentence split kept is cut off by the field that quotes its sentence."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self.pairs: set[tuple[str, str]] = set()
+        self.flat: list[str] = []
+        for text in texts:
+            found = sentences(text)
+            self.pairs.update(zip(found, found[1:], strict=False))
+            self.flat.append(" ".join(LIST_MARKER.sub("", text).split()))
+
+    def __call__(self, first: str, second: str) -> bool:
+        if (first, second) in self.pairs:
+            return True
+        run = f"{' '.join(first.split())} {' '.join(second.split())[:60]}"
+        return any(run in text for text in self.flat)
 
 
 def words_of(item: Item) -> str:
