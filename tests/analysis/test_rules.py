@@ -403,6 +403,13 @@ def test_a_bare_reland_reference_is_no_summary() -> None:
     assert analysed[341].summary.startswith("Previously `pad_weights` was always run")
 
 
+def test_the_version_of_what_built_torch_is_no_torch_version_and_thousands_stay_one_number() -> None:
+    body = "Collected:\nROCM used to build PyTorch: 7.2.53210\nPyTorch version: 2.10.0a0\n\nThe grommet is 1,000x wide."
+    found = facts(item(106, "Grommet count is off", body), parse_body(body))
+    assert found.versions == ["torch 2.10.0a0"]
+    assert found.numbers == ["1,000x"]
+
+
 def test_a_score_after_the_word_torch_is_no_version() -> None:
     body = "Speedup over torch 0.3265 on the suite; tested on torch 2.12.0 and PyTorch 2.11."
     assert facts(item(1, "t", body), parse_body(body)).versions == ["torch 2.12.0", "torch 2.11"]

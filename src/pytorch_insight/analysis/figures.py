@@ -15,8 +15,10 @@ VERSION_PATTERNS = (
     (
         "torch",
         re.compile(
-            # a pre-release's tag stays with its number: "2.9.0a0+gitabc1234" is no 2.9.0 release
-            r"\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|dev)\d+)?"
+            # a pre-release's tag stays with its number: "2.9.0a0+gitabc1234" is no 2.9.0 release; "ROCM used
+            # to build PyTorch: 7.2" is the version of what built it
+            r"(?<!used to build )\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d\.\d{1,2}(?:\.\d+)?"
+            r"(?:(?:a|b|rc|dev)\d+)?"
             r"(?:[+.][\w.]+)?)(?!\d)",
             re.I,
         ),
@@ -40,9 +42,9 @@ HARDWARE = re.compile(
     r"\b(?:[HB]\d{2,3}|GB\d{3}|A100|A10G?|L40S?|L4|V100|T4|MI\d{3}X?|gfx\d{3,4}|"
     r"Apple M[1-5](?: (?:Pro|Max|Ultra))?|RTX ?\d{4}|TPU ?v\d\w?|Gaudi ?\d?)\b"
 )
-# "2.5-4x" is one range, kept whole.
+# "2.5-4x" is one range, kept whole, and "1,000x" one number, whose thousands are not read apart.
 NUMBER = re.compile(
-    r"(?<![\w.])[~+\-]?\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?"
+    r"(?<![\w.,])[~+\-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?[-–]\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)?"
     r"\s?(?:ms|µs|us|sec|GiB|GB|MiB|MB|%|x|tok/s|tokens/s|TFLOPS|GB/s|it/s)(?![\w/]|\.\.)"
 )
 # Numbers, error lines and comparisons are read from the whole body: each pattern starts only where
