@@ -15,6 +15,9 @@ from pytorch_insight.text import shorten
 KIND = "release_regression"
 # The release itself within what the vocabulary matched ("torch 2.9.1" -> "2.9.1").
 RELEASE = re.compile(r"release/\d+\.\d+|v?\d+\.\d+(?:\.\d+)?(?:rc\d*)?|\bRC\s?\d*|nightl\w*", re.I)
+# "[updated] not a regression from 2.7 to 2.8, but from 2.6 to 2.7": the description takes back the
+# releases its title compares, so the title names none.
+WITHDRAWN = re.compile(r"\bnot (?:a |an )?regression (?:from|between|in|since)\b", re.I)
 
 
 class ReleaseRegressions:
@@ -29,7 +32,10 @@ class ReleaseRegressions:
             return facts
         # A label's evidence is the label itself: only the title can name the release then.
         stated = "" if regression.source == "label" else regression.evidence
-        for sentence in (stated, (item.title or "")[:TITLE_LIMIT]):
+        title = (item.title or "")[:TITLE_LIMIT]
+        if WITHDRAWN.search(item.body or ""):
+            stated, title = ("" if stated == title else stated), ""
+        for sentence in (stated, title):
             if found := self.pattern.search(sentence):
                 words = found.group(0)
                 release = RELEASE.search(words)
