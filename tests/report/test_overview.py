@@ -196,3 +196,15 @@ def test_every_area_holding_a_high_priority_story_keeps_its_paragraph() -> None:
     told = " ".join(theme.text for theme in report.overview.themes)
     assert len(report.overview.themes) == len(tags)
     assert all(f"#{5400 + n}" in told for n in range(len(tags)))
+
+
+def test_a_pr_opened_before_the_report_is_background_not_a_fix_it_is_linked_with() -> None:
+    body = (
+        f"{WRONG}\n\nThe grommet path was sped up earlier in https://github.com/pytorch/pytorch/pull/5450; "
+        "some shapes are still slow. See also https://github.com/pytorch/pytorch/pull/5460."
+    )
+    earlier = item(5460, "Tile the grommet kernel", "Tiles the grommet kernel.", kind="pull_request")
+    report = report_of([item(5500, "Wrong values from the grommet path", body, state="open"), earlier], "en")
+    (entry,) = [e for e in report.focus if e.ref == "#5500"]
+    assert "#5450" not in entry.fix_text and "#5460" not in entry.fix_text
+    assert "linked with" not in " ".join(theme.text for theme in report.overview.themes)

@@ -32,6 +32,8 @@ ORIGIN_AFTER = re.compile(r"^[^.!?\n]{0,40}?\b(?:introduc\w*|added|caus\w*|broke
 ORIGIN_REACH = 80
 LINK_TEXT_LIMIT = 100  # the longest link text read as the link's own
 FIX_WORD = re.compile(r"\b(?:fix|patch|workaround|resolv|address)", re.I)
+# How far before a link the words that call it a fix ("Workaround PR:", "a fix in") are read.
+FIX_REACH = 40
 
 
 def fix_state(assessment: Assessment, context: AnalysisContext) -> tuple[FixState, list[str]]:
@@ -304,18 +306,34 @@ def similar_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, s
 def linked_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, str]:
     """PR id -> state for the window's PRs linked with the issue by URL, in either thread, and
     `uncollected` for the PRs its description links that the window does not hold (at most
-    LINKED_SHOWN in all: a tracker's list can link dozens)."""
-    body = assessment.item.body or ""
-    named = [match for match in GITHUB_URL.finditer(body) if match.group(2) == "pull"]
-    origins = {github_item_id(m.group(1), int(m.group(3))) for m in named if _named_as_origin(body, m)}
-    found = _related_prs(
-        assessment, context, lambda r: r.type == "related" and r.evidence == URL_LINK and r.target not in origins
-    )
-    for match in named:
-        target = github_item_id(match.group(1), int(match.group(3)))
+    LINKED_SHOWN in all: a tracker's list can link dozens). A PR of its repository opened before
+    it (a lower number) is background the report gives ("related to", "sped up earlier in"), unless
+    the words before its link call it a fix ("Workaround PR:"): a reporter may send the PR first."""
+    item = assessment.item
+    body = item.body or ""
+    linked = [
+        (github_item_id(m.group(1), int(m.group(3))), m) for m in GITHUB_URL.finditer(body) if m.group(2) == "pull"
+    ]
+    fixes = {target for target, m in linked if FIX_WORD.search(body, max(0, m.start() - FIX_REACH), m.start())}
+    earlier = {target for target, _ in linked if opened_before(target, item) and target not in fixes}
+    origins = {target for target, m in linked if _named_as_origin(body, m)} | earlier
+
+    def kept(relation: Relation) -> bool:
+        return relation.type == "related" and relation.evidence == URL_LINK and relation.target not in origins
+
+    found = _related_prs(assessment, context, kept)
+    for target, _ in linked:
         if target not in context.by_id and target != assessment.id and target not in origins:
             found.setdefault(target, "uncollected")
     return dict(list(found.items())[:LINKED_SHOWN])
+
+
+def opened_before(target: str, item: Item) -> bool:
+    """Whether `target` is a thread of the item's repository with a lower number than the item's."""
+    repo, _, number = target.removeprefix("github:").rpartition("#")
+    if not (item.repo and item.number and number.isdigit()):
+        return False
+    return repo.lower() == item.repo.lower() and int(number) < item.number
 
 
 def blames_itself(sentence: str, item: Item) -> bool:
