@@ -404,9 +404,9 @@ def test_a_bare_reland_reference_is_no_summary() -> None:
 
 
 def test_the_version_of_what_built_torch_is_no_torch_version_and_thousands_stay_one_number() -> None:
-    body = "Collected:\nROCM used to build PyTorch: 7.2.53210\nPyTorch version: 2.10.0a0\n\nThe grommet is 1,000x wide."
+    body = "Collected:\nROCM used to build PyTorch: 6.9.40404\nPyTorch version: 3.1.0a0\n\nThe grommet is 1,000x wide."
     found = facts(item(106, "Grommet count is off", body), parse_body(body))
-    assert found.versions == ["torch 2.10.0a0"]
+    assert found.versions == ["torch 3.1.0a0"]
     assert found.numbers == ["1,000x"]
 
 

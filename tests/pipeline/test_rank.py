@@ -189,8 +189,8 @@ def test_a_regression_that_names_a_release_is_high_whatever_its_score() -> None:
     # a description that takes back the releases its title compares leaves the title naming none
     taken_back = item(
         54,
-        "Grommet export fails with torch 2.9 but passes with torch 2.8",
-        body="[updated] not a regression from torch 2.8 to torch 2.9; see the comment below.",
+        "Grommet count fails with torch 3.2 but works with torch 3.1",
+        body="Edit: not a regression from torch 3.1 to torch 3.2; see the comment below.",
     )
     assert "release_regression" not in run(taken_back)[taken_back.id].facts.kinds()
     assert "release_regression" in run(taken_back.model_copy(update={"body": ""}))[taken_back.id].facts.kinds()

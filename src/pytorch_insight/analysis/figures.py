@@ -16,7 +16,7 @@ VERSION_PATTERNS = (
         "torch",
         re.compile(
             # a pre-release's tag stays with its number: "2.9.0a0+gitabc1234" is no 2.9.0 release; "ROCM used
-            # to build PyTorch: 7.2" is the version of what built it
+            # to build PyTorch: 6.9" is the version of what built it
             r"(?<!used to build )\b(?:torch|pytorch)`?(?:\s+version)?\s*[:=]*\s*`?v?(\d\.\d{1,2}(?:\.\d+)?"
             r"(?:(?:a|b|rc|dev)\d+)?"
             r"(?:[+.][\w.]+)?)(?!\d)",

@@ -15,7 +15,7 @@ from pytorch_insight.text import shorten
 KIND = "release_regression"
 # The release itself within what the vocabulary matched ("torch 2.9.1" -> "2.9.1").
 RELEASE = re.compile(r"release/\d+\.\d+|v?\d+\.\d+(?:\.\d+)?(?:rc\d*)?|\bRC\s?\d*|nightl\w*", re.I)
-# "[updated] not a regression from 2.7 to 2.8, but from 2.6 to 2.7": the description takes back the
+# "Edit: not a regression from 3.1 to 3.2, it began in 3.0": the description takes back the
 # releases its title compares, so the title names none.
 WITHDRAWN = re.compile(r"\bnot (?:a |an )?regression (?:from|between|in|since)\b", re.I)
 
