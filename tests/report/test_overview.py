@@ -209,7 +209,7 @@ def test_a_pr_opened_before_the_report_is_background_not_a_fix_it_is_linked_with
     assert "#5450" not in entry.fix_text and "#5460" not in entry.fix_text
     assert "linked with" not in " ".join(theme.text for theme in report.overview.themes)
     # a reporter may send the PR first: words before its link that call it a fix keep it
-    sent_first = f"{WRONG}\n\nWorkaround PR: https://github.com/pytorch/pytorch/pull/5590"
+    sent_first = f"{WRONG}\n\nMy patch for the grommet path: https://github.com/pytorch/pytorch/pull/5590"
     report = report_of([item(5600, "Wrong values from the grommet path", sent_first, state="open")], "en")
     (entry,) = [e for e in report.focus if e.ref == "#5600"]
     assert "#5590 (not in the collected data)" in entry.fix_text

@@ -32,7 +32,7 @@ ORIGIN_AFTER = re.compile(r"^[^.!?\n]{0,40}?\b(?:introduc\w*|added|caus\w*|broke
 ORIGIN_REACH = 80
 LINK_TEXT_LIMIT = 100  # the longest link text read as the link's own
 FIX_WORD = re.compile(r"\b(?:fix|patch|workaround|resolv|address)", re.I)
-# How far before a link the words that call it a fix ("Workaround PR:", "a fix in") are read.
+# How far before a link the words that call it a fix ("the patch:", "a fix in") are read.
 FIX_REACH = 40
 
 
@@ -308,7 +308,7 @@ def linked_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, st
     `uncollected` for the PRs its description links that the window does not hold (at most
     LINKED_SHOWN in all: a tracker's list can link dozens). A PR of its repository opened before
     it (a lower number) is background the report gives ("related to", "sped up earlier in"), unless
-    the words before its link call it a fix ("Workaround PR:"): a reporter may send the PR first."""
+    the words before its link call it a fix ("my patch for it:"): a reporter may send the PR first."""
     item = assessment.item
     body = item.body or ""
     linked = [
