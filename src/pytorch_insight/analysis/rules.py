@@ -316,9 +316,14 @@ def quoted_source(text: str, item: Item, story: Sequence[Item]) -> str:
     # Its opening and its close: an impact that opens on the words of the item's own title may go on
     # in the words of its fix.
     ends = [part for part in (said[:60].split(". ")[0], said[-60:].split(". ")[-1]) if part]
-    if not ends or all(end in words_of(item) for end in ends):
+
+    def holds(source: Item) -> bool:
+        words = words_of(source)
+        return all(end in words for end in ends)
+
+    if not ends or holds(item):
         return ""
-    return next((other.id for other in story if all(end in words_of(other) for end in ends)), "")
+    return next((other.id for other in story if holds(other)), "")
 
 
 # A list item's marker, which the sentence split leaves out of the sentence it opens.
