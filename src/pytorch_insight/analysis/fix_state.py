@@ -315,7 +315,9 @@ def linked_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, st
         (github_item_id(m.group(1), int(m.group(3))), m) for m in GITHUB_URL.finditer(body) if m.group(2) == "pull"
     ]
     fixes = {target for target, m in linked if FIX_WORD.search(body, max(0, m.start() - FIX_REACH), m.start())}
-    earlier = {target for target, _ in linked if opened_before(target, item) and target not in fixes}
+    earlier = {
+        target for target, m in linked if opened_before(m.group(1), int(m.group(3)), item) and target not in fixes
+    }
     origins = {target for target, m in linked if _named_as_origin(body, m)} | earlier
 
     def kept(relation: Relation) -> bool:
@@ -328,12 +330,11 @@ def linked_prs(assessment: Assessment, context: AnalysisContext) -> dict[str, st
     return dict(list(found.items())[:LINKED_SHOWN])
 
 
-def opened_before(target: str, item: Item) -> bool:
-    """Whether `target` is a thread of the item's repository with a lower number than the item's."""
-    repo, _, number = target.removeprefix("github:").rpartition("#")
-    if not (item.repo and item.number and number.isdigit()):
+def opened_before(repo: str, number: int, item: Item) -> bool:
+    """Whether `repo`#`number` is a thread of the item's repository with a lower number than the item's."""
+    if not item.repo or not item.number:
         return False
-    return repo.lower() == item.repo.lower() and int(number) < item.number
+    return repo.lower() == item.repo.lower() and number < item.number
 
 
 def blames_itself(sentence: str, item: Item) -> bool:
